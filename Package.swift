@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Swift targets that import the C++ core (and every client target that
+// imports SQLiteBridge) need C++ interoperability.
+let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
+
+let package = Package(
+  name: "SQLiteBridge",
+  platforms: [.macOS(.v13), .iOS(.v16)],
+  products: [
+    .library(name: "SQLiteBridge", targets: ["SQLiteBridge"]),
+    .library(name: "SQLiteBridgeCore", targets: ["SQLiteBridgeCore"]),
+    .executable(name: "sqlite-bridge", targets: ["sqlite-bridge"]),
+  ],
+  targets: [
+    // The C++ core. It lives at the package root so that the public headers
+    // stay in the top-level include/ folder that CMake installs too.
+    .target(
+      name: "SQLiteBridgeCore",
+      path: ".",
+      sources: ["Sources/SQLiteBridgeCore"],
+      publicHeadersPath: "include",
+      linkerSettings: [
+        .linkedLibrary("sqlite3"),
+        .linkedFramework("CoreFoundation", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+      ]
+    ),
+    .target(
+      name: "SQLiteBridge",
+      dependencies: ["SQLiteBridgeCore"],
+      swiftSettings: cxxInterop
+    ),
+    .executableTarget(
+      name: "sqlite-bridge",
+      dependencies: ["SQLiteBridge"],
+      resources: [.copy("Resources/notes.db")],
+      swiftSettings: cxxInterop
+    ),
+    .testTarget(
+      name: "SQLiteBridgeTests",
+      dependencies: ["SQLiteBridge"],
+      swiftSettings: cxxInterop
+    ),
+  ],
+  cxxLanguageStandard: .cxx17
+)

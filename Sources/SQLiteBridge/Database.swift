@@ -1,0 +1,182 @@
+import CxxStdlib
+import Foundation
+import SQLiteBridgeCore
+
+/// One SQLite connection, backed by the C++ `sqlitebridge::Database`.
+///
+/// Every failing call throws a `DatabaseError` carrying SQLite's result code,
+/// extended code, message and SQL. A `Database` is used from one thread (or
+/// task) at a time; it is not `Sendable`.
+public final class Database {
+  var core: sqlitebridge.Database
+
+  /// Opens the database called `name` in `location.documentsDirectory`.
+  ///
+  /// On first use it copies `bundleDirectory/name` when that exists
+  /// (atomically), otherwise creates the database and runs `createSQL` (any
+  /// number of statements) in one transaction; a failing script leaves no
+  /// file behind. Later opens reuse the existing file and neither copy nor
+  /// run the script again.
+  ///
+  /// - Throws: `DatabaseError` with code 14 (SQLITE_CANTOPEN) when `name` is
+  ///   empty, `.` or `..`, or holds `/`, `\` or NUL, or when the documents
+  ///   directory is missing or not writable; 26 (SQLITE_NOTADB) when the
+  ///   existing file is not a database; the script's error when `createSQL`
+  ///   fails.
+  public init(name: String, createSQL: String? = nil, location: DatabaseLocation = .default) throws {
+    core = sqlitebridge.Database(std.string(name), std.string(createSQL ?? ""), location.cxx)
+    guard core.isOpen() else { throw DatabaseError(core.lastError()) }
+  }
+
+  /// Opens the file at `path` (":memory:" for an in-memory database) in
+  /// `mode`.
+  ///
+  /// - Throws: `DatabaseError` with code 14 (SQLITE_CANTOPEN) when the file
+  ///   cannot be opened or created, 26 (SQLITE_NOTADB) when it is not a
+  ///   database.
+  public init(path: String, mode: OpenMode = .readWriteCreate) throws {
+    core = sqlitebridge.Database.open(std.string(path), mode.cxx)
+    guard core.isOpen() else { throw DatabaseError(core.lastError()) }
+  }
+
+  /// The database file's path as opened ("" for an in-memory database).
+  public var path: String { String(core.path()) }
+
+  /// The error the core reported for the call that just failed.
+  var lastError: DatabaseError { DatabaseError(core.lastError()) }
+
+  // MARK: Running SQL
+
+  /// Runs exactly one statement with `arguments` bound to its `?`, `?NNN`
+  /// (and, positionally, named) parameters, and returns every row as a
+  /// dictionary keyed by column name (the leftmost column wins when names
+  /// repeat; use `rows` to keep them all).
+  ///
+  /// - Throws: `DatabaseError` on a syntax or constraint error, with code 21
+  ///   (SQLITE_MISUSE) when SQL other than whitespace, comments and
+  ///   semicolons follows the statement (never silently dropped), and with
+  ///   code 25 (SQLITE_RANGE) when the argument count does not match the
+  ///   statement's parameters.
+  @discardableResult
+  public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[String: DatabaseValue]] {
+    var statement = try prepared(sql, arguments)
+    let columnCount = statement.columnCount()
+    // Keys are hashed once per query; each row's dictionary reuses the
+    // template's hash table through mapValues.
+    var template = [String: Int](minimumCapacity: Int(columnCount))
+    for (index, name) in statement.columnNameList().enumerated() where template[name] == nil {
+      template[name] = index
+    }
+    var result: [[String: DatabaseValue]] = []
+    while try step(&statement) {
+      let values = statement.currentValues(count: columnCount)
+      result.append(template.mapValues { values[$0] })
+    }
+    return result
+  }
+
+  /// Runs exactly one statement, like `execute`, and returns its rows with
+  /// every column kept in order.
+  ///
+  /// - Throws: `DatabaseError`, as `execute`.
+  public func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [Row] {
+    var statement = try prepared(sql, arguments)
+    let columnCount = statement.columnCount()
+    let names = statement.columnNameList()
+    var result: [Row] = []
+    while try step(&statement) {
+      result.append(Row(columnNames: names, values: statement.currentValues(count: columnCount)))
+    }
+    return result
+  }
+
+  /// Runs a script of any number of statements (migrations, seed data),
+  /// ignoring rows. Stops at the first failing statement; earlier ones stay
+  /// applied unless the script holds its own transaction.
+  ///
+  /// - Throws: `DatabaseError` naming the failing statement.
+  public func executeScript(_ sql: String) throws {
+    guard core.executeScript(std.string(sql)) else { throw lastError }
+  }
+
+  // MARK: Schema
+
+  /// Whether `table` has a column named `column` (ASCII case-insensitive;
+  /// hidden and generated columns included).
+  ///
+  /// - Throws: `DatabaseError` with code 1 ("no such table") when the table
+  ///   does not exist.
+  public func hasTableColumn(_ table: String, _ column: String) throws -> Bool {
+    let found = core.hasTableColumn(std.string(table), std.string(column))
+    if !found, core.lastError().code != 0 { throw lastError }
+    return found
+  }
+
+  /// The names of `table`'s columns in declaration order.
+  ///
+  /// - Throws: `DatabaseError` with code 1 ("no such table") when the table
+  ///   does not exist.
+  public func tableColumns(_ table: String) throws -> [String] {
+    var columns = sqlitebridge.StringList()
+    guard core.tableColumns(std.string(table), &columns) else { throw lastError }
+    return (0..<columns.size()).map { String(columns[$0]) }
+  }
+
+  /// Changes the schema of table `name` by rebuilding it in one transaction
+  /// (a savepoint inside an open transaction): the table is renamed
+  /// `<name>_old`, `create` makes the new `<name>`, `insert` copies rows from
+  /// `<name>_old` (when empty, the columns both tables share are copied),
+  /// the old table is dropped, its indexes and triggers are recreated, and
+  /// foreign keys are checked when enforced.
+  ///
+  /// - Throws: `DatabaseError` when any step fails; everything is then
+  ///   rolled back and the old table, its rows, indexes and triggers are
+  ///   untouched. Code 1 when `name` does not exist, when `<name>_old`
+  ///   already exists, or when `create` does not create `<name>`; extended
+  ///   code 787 (SQLITE_CONSTRAINT_FOREIGNKEY) when the new rows break a
+  ///   foreign key.
+  public func updateTable(create: String, insert: String = "", name: String) throws {
+    guard core.updateTable(std.string(create), std.string(insert), std.string(name)) else { throw lastError }
+  }
+
+  // MARK: State
+
+  /// Rowid of the most recent successful INSERT on this connection.
+  public var lastInsertRowID: Int64 { core.lastInsertRowId() }
+
+  /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+  public var changes: Int { Int(core.changes()) }
+
+  /// True while a transaction is open.
+  public var isInTransaction: Bool { core.isInTransaction() }
+
+  /// Makes statements wait up to `milliseconds` for another connection's
+  /// lock before failing with SQLITE_BUSY (5). The default is 0: fail at once.
+  ///
+  /// - Throws: `DatabaseError` when the connection refuses.
+  public func setBusyTimeout(milliseconds: Int) throws {
+    guard core.setBusyTimeout(Int32(clamping: milliseconds)) else { throw lastError }
+  }
+
+  // MARK: Statements
+
+  /// Prepares exactly one statement and binds `arguments`, checking their
+  /// count in the core.
+  func prepared(_ sql: String, _ arguments: [DatabaseValue]) throws -> sqlitebridge.Statement {
+    var statement = core.prepare(std.string(sql))
+    guard statement.isValid(), statement.expectArgumentCount(arguments.count) else { throw lastError }
+    for (offset, argument) in arguments.enumerated() where !statement.bind(argument, at: Int32(offset + 1)) {
+      throw lastError
+    }
+    return statement
+  }
+
+  /// Steps `statement`: true when a row is ready, false when done.
+  func step(_ statement: inout sqlitebridge.Statement) throws -> Bool {
+    switch statement.step() {
+    case .Row: return true
+    case .Done: return false
+    default: throw lastError
+    }
+  }
+}

@@ -1,0 +1,48 @@
+#include "Connection.hpp"
+
+namespace sqlitebridge {
+
+Connection::~Connection() {
+  if (db != nullptr) sqlite3_close(db);
+}
+
+void Connection::clearError() noexcept {
+  error.code = SQLITE_OK;
+  error.extendedCode = SQLITE_OK;
+  error.message.clear();
+  error.sql.clear();
+}
+
+bool Connection::fail(int code, const std::string& message, const std::string& sql) noexcept {
+  error.code = code & 0xff;
+  error.extendedCode = code;
+  try {
+    error.message = message;
+    error.sql = sql;
+  } catch (...) {
+    error.message.clear();
+    error.sql.clear();
+  }
+  return false;
+}
+
+bool Connection::failFromSQLite(int resultCode, const std::string& sql) noexcept {
+  int extended = resultCode;
+  const char* message = sqlite3_errstr(resultCode);
+  if (db != nullptr) {
+    const int reported = sqlite3_extended_errcode(db);
+    if ((reported & 0xff) == (resultCode & 0xff)) {
+      extended = reported;
+      message = sqlite3_errmsg(db);
+    }
+  }
+  return fail(extended, message != nullptr ? message : "", sql);
+}
+
+bool Connection::begin() noexcept {
+  if (db == nullptr) return fail(SQLITE_MISUSE, "the database is not open", "");
+  clearError();
+  return true;
+}
+
+}  // namespace sqlitebridge

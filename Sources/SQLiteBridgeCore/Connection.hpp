@@ -1,0 +1,37 @@
+// The state behind a Database and the Statements it prepares: the sqlite3
+// handle and the last error. Shared (std::shared_ptr) so that statements keep
+// it alive and record their errors where the Database reports them. Internal.
+#pragma once
+
+#include <string>
+
+#include "sqlitebridge/Error.hpp"
+#include "sqlitebridge/SQLite.hpp"
+
+namespace sqlitebridge {
+
+class Connection {
+ public:
+  Connection() noexcept = default;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  /// Closes the handle. Statements hold the connection, so none is left.
+  ~Connection();
+
+  sqlite3* db = nullptr;
+  std::string path;
+  Error error;
+
+  /// Forgets the last error (a call is starting).
+  void clearError() noexcept;
+  /// Records an error the wrapper detected; returns false for `return fail(...)`.
+  bool fail(int code, const std::string& message, const std::string& sql) noexcept;
+  /// Records the error SQLite reported with result code `resultCode`, taking
+  /// the message and extended code from the handle; returns false.
+  bool failFromSQLite(int resultCode, const std::string& sql) noexcept;
+  /// Fails with SQLITE_MISUSE when the connection is closed; otherwise
+  /// clears the last error. Every public call starts with it.
+  bool begin() noexcept;
+};
+
+}  // namespace sqlitebridge

@@ -1,0 +1,184 @@
+#include "sqlitebridge/Database.hpp"
+
+#include <climits>
+
+#include "Connection.hpp"
+#include "OpenConnection.hpp"
+#include "Script.hpp"
+#include "SqlText.hpp"
+
+namespace sqlitebridge {
+
+namespace {
+
+std::shared_ptr<Connection> newConnection() noexcept {
+  try {
+    return std::make_shared<Connection>();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+Database::Database(std::shared_ptr<Connection> connection) noexcept : connection_(std::move(connection)) {}
+
+Database::Database(const std::string& name, const std::string& createSQL, const Location& location) noexcept
+    : connection_(newConnection()) {
+  if (connection_) openByName(name, createSQL, location);
+}
+
+Database::Database(const std::string& name, const std::string& createSQL) noexcept
+    : Database(name, createSQL, Location::defaults()) {}
+
+Database Database::open(const std::string& path, OpenMode mode) noexcept {
+  Database database(newConnection());
+  if (database.connection_) openConnection(*database.connection_, path, mode);
+  return database;
+}
+
+Database::Database(Database&& other) noexcept : connection_(std::move(other.connection_)) {
+  // The moved-from object stays usable: closed, reporting SQLITE_MISUSE.
+  other.connection_ = newConnection();
+}
+
+Database& Database::operator=(Database&& other) noexcept {
+  if (this != &other) {
+    connection_ = std::move(other.connection_);
+    other.connection_ = newConnection();
+  }
+  return *this;
+}
+
+Database::~Database() = default;
+
+bool Database::beginCall() noexcept { return connection_ && connection_->begin(); }
+
+bool Database::isOpen() const noexcept { return connection_ && connection_->db != nullptr; }
+
+std::string Database::path() const noexcept {
+  if (!isOpen()) return std::string();
+  try {
+    return connection_->path;
+  } catch (...) {
+    return std::string();
+  }
+}
+
+sqlite3* Database::handle() const noexcept { return connection_ ? connection_->db : nullptr; }
+
+// MARK: Statements
+
+Statement Database::prepare(const std::string& sql) noexcept {
+  if (!beginCall()) return Statement();
+  Connection& connection = *connection_;
+  if (sql.size() >= static_cast<std::size_t>(INT_MAX)) {
+    connection.fail(SQLITE_TOOBIG, "the SQL text is too long", std::string());
+    return Statement();
+  }
+  sqlite3_stmt* stmt = nullptr;
+  const char* tail = nullptr;
+  const int rc = sqlite3_prepare_v2(connection.db, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
+  if (rc != SQLITE_OK) {
+    connection.failFromSQLite(rc, sql);
+    return Statement();
+  }
+  if (stmt == nullptr) {
+    connection.fail(SQLITE_MISUSE, "no SQL statement to run (the text is empty or only comments)", sql);
+    return Statement();
+  }
+  const std::size_t rest = skipIgnorable(sql, static_cast<std::size_t>(tail - sql.data()));
+  if (rest < sql.size()) {
+    sqlite3_finalize(stmt);
+    try {
+      connection.fail(SQLITE_MISUSE,
+                      "execute runs exactly one statement, but more SQL follows it: \"" + excerpt(sql, rest) +
+                          "\" (use executeScript for several statements)",
+                      sql);
+    } catch (...) {
+      connection.fail(SQLITE_MISUSE, "execute runs exactly one statement, but more SQL follows it", sql);
+    }
+    return Statement();
+  }
+  return Statement(connection_, stmt);
+}
+
+bool Database::run(const std::string& sql, const std::vector<Value>* arguments, std::vector<Row>* results,
+                   Row* firstRow) noexcept {
+  Statement statement = prepare(sql);
+  if (!statement.isValid()) return false;
+  if (arguments != nullptr ? !statement.bind(*arguments) : !statement.expectArgumentCount(0)) return false;
+  try {
+    std::vector<Row> rows;
+    bool haveFirst = false;
+    for (;;) {
+      const StepResult step = statement.step();
+      if (step == StepResult::Error) return false;
+      if (step == StepResult::Done) break;
+      if (results != nullptr) {
+        rows.push_back(statement.row());
+      } else if (firstRow != nullptr && !haveFirst) {
+        *firstRow = statement.row();
+        haveFirst = true;
+      }
+    }
+    if (firstRow != nullptr && !haveFirst) *firstRow = Row();
+    if (results != nullptr) {
+      results->insert(results->end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
+    }
+    return true;
+  } catch (...) {
+    return connection_->fail(SQLITE_NOMEM, "out of memory while reading rows", sql);
+  }
+}
+
+bool Database::execute(const std::string& sql, std::vector<Row>* results) noexcept {
+  return run(sql, nullptr, results, nullptr);
+}
+
+bool Database::execute(const std::string& sql, Row& result) noexcept { return run(sql, nullptr, nullptr, &result); }
+
+bool Database::execute(const std::string& sql, const std::vector<Value>& arguments, std::vector<Row>* results) noexcept {
+  return run(sql, &arguments, results, nullptr);
+}
+
+bool Database::executeScript(const std::string& sql) noexcept {
+  if (!beginCall()) return false;
+  return runScript(*connection_, sql);
+}
+
+// MARK: State
+
+std::string Database::error() const noexcept {
+  if (!connection_) return "out of memory";
+  try {
+    return connection_->error.message;
+  } catch (...) {
+    return std::string();
+  }
+}
+
+Error Database::lastError() const noexcept {
+  if (!connection_) return Error{SQLITE_NOMEM, SQLITE_NOMEM, std::string(), std::string()};
+  try {
+    return connection_->error;
+  } catch (...) {
+    return Error{connection_->error.code, connection_->error.extendedCode, std::string(), std::string()};
+  }
+}
+
+std::int64_t Database::lastInsertRowId() const noexcept {
+  return isOpen() ? sqlite3_last_insert_rowid(connection_->db) : 0;
+}
+
+int Database::changes() const noexcept { return isOpen() ? sqlite3_changes(connection_->db) : 0; }
+
+bool Database::isInTransaction() const noexcept { return isOpen() && sqlite3_get_autocommit(connection_->db) == 0; }
+
+bool Database::setBusyTimeout(int milliseconds) noexcept {
+  if (!beginCall()) return false;
+  const int rc = sqlite3_busy_timeout(connection_->db, milliseconds);
+  return rc == SQLITE_OK || connection_->failFromSQLite(rc, std::string());
+}
+
+}  // namespace sqlitebridge

@@ -1,0 +1,192 @@
+#include "FileSystem.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#endif
+
+namespace sqlitebridge {
+
+namespace {
+
+std::string describeErrno(const std::string& what, const std::string& path) {
+  return what + " " + path + ": " + std::strerror(errno);
+}
+
+// Makes a rename or link durable: fsync the directory that holds it.
+void syncDirectory(const std::string& directory) noexcept {
+  const int fd = ::open(directory.c_str(), O_RDONLY);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+bool writeAll(int fd, const char* data, std::size_t size) noexcept {
+  while (size > 0) {
+    const ssize_t written = ::write(fd, data, size);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool pathExists(const std::string& path) noexcept {
+  struct stat info;
+  return ::lstat(path.c_str(), &info) == 0;
+}
+
+bool isDirectory(const std::string& path) noexcept {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+bool isRegularFile(const std::string& path) noexcept {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+std::string joinPath(const std::string& directory, const std::string& name) {
+  if (directory.empty()) return name;
+  if (directory.back() == '/') return directory + name;
+  return directory + "/" + name;
+}
+
+std::string parentDirectory(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string temporaryPath(const std::string& directory) {
+  static std::atomic<unsigned long> counter{0};
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  return joinPath(directory, ".sqlitebridge-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + "-" +
+                                 std::to_string(random() % 1000000000ULL) + ".tmp");
+}
+
+bool publishFile(const std::string& temporary, const std::string& destination, std::string& error) noexcept {
+  try {
+    // link() fails with EEXIST instead of replacing a database another
+    // process published meanwhile; the caller then opens that one.
+    if (::link(temporary.c_str(), destination.c_str()) == 0 || errno == EEXIST) {
+      ::unlink(temporary.c_str());
+    } else if (::rename(temporary.c_str(), destination.c_str()) != 0) {
+      // File systems without hard links: rename is still atomic.
+      error = describeErrno("cannot move the new database to", destination);
+      ::unlink(temporary.c_str());
+      return false;
+    }
+    syncDirectory(parentDirectory(destination));
+    return true;
+  } catch (...) {
+    ::unlink(temporary.c_str());
+    error = "out of memory";
+    return false;
+  }
+}
+
+bool copyFileAtomically(const std::string& source, const std::string& destination, std::string& error) noexcept {
+  try {
+    const int in = ::open(source.c_str(), O_RDONLY);
+    if (in < 0) {
+      error = describeErrno("cannot read the bundled database", source);
+      return false;
+    }
+    const std::string temporary = temporaryPath(parentDirectory(destination));
+    const int out = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (out < 0) {
+      error = describeErrno("cannot create a file in", parentDirectory(destination));
+      ::close(in);
+      return false;
+    }
+    bool ok = true;
+    char buffer[1 << 16];
+    for (;;) {
+      const ssize_t got = ::read(in, buffer, sizeof buffer);
+      if (got == 0) break;
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        error = describeErrno("cannot read the bundled database", source);
+        ok = false;
+        break;
+      }
+      if (!writeAll(out, buffer, static_cast<std::size_t>(got))) {
+        error = describeErrno("cannot write", temporary);
+        ok = false;
+        break;
+      }
+    }
+    if (ok && ::fsync(out) != 0) {
+      error = describeErrno("cannot sync", temporary);
+      ok = false;
+    }
+    ::close(in);
+    if (::close(out) != 0 && ok) {
+      error = describeErrno("cannot write", temporary);
+      ok = false;
+    }
+    if (!ok) {
+      ::unlink(temporary.c_str());
+      return false;
+    }
+    return publishFile(temporary, destination, error);
+  } catch (...) {
+    error = "out of memory";
+    return false;
+  }
+}
+
+void removeDatabaseFiles(const std::string& path) noexcept {
+  for (const char* suffix : {"", "-journal", "-wal", "-shm"}) {
+    try {
+      ::unlink((path + suffix).c_str());
+    } catch (...) {
+    }
+  }
+}
+
+std::string currentDirectory() {
+  std::string buffer(4096, '\0');
+  while (::getcwd(&buffer[0], buffer.size()) == nullptr) {
+    if (errno != ERANGE) return std::string();
+    buffer.resize(buffer.size() * 2);
+  }
+  buffer.resize(std::strlen(buffer.c_str()));
+  return buffer;
+}
+
+std::string executableDirectory() {
+#if defined(__linux__)
+  std::string buffer(4096, '\0');
+  const ssize_t length = ::readlink("/proc/self/exe", &buffer[0], buffer.size());
+  if (length <= 0 || static_cast<std::size_t>(length) >= buffer.size()) return std::string();
+  buffer.resize(static_cast<std::size_t>(length));
+  return parentDirectory(buffer);
+#elif defined(__APPLE__)
+  uint32_t size = 0;
+  _NSGetExecutablePath(nullptr, &size);
+  std::string buffer(size, '\0');
+  if (_NSGetExecutablePath(&buffer[0], &size) != 0) return std::string();
+  buffer.resize(std::strlen(buffer.c_str()));
+  return parentDirectory(buffer);
+#else
+  return std::string();
+#endif
+}
+
+}  // namespace sqlitebridge

@@ -1,0 +1,40 @@
+// The few file operations opening by name needs (POSIX). Internal.
+#pragma once
+
+#include <string>
+
+namespace sqlitebridge {
+
+/// True when something (file, directory, link) exists at `path`.
+bool pathExists(const std::string& path) noexcept;
+/// True when `path` is a directory.
+bool isDirectory(const std::string& path) noexcept;
+/// True when `path` is a regular file (following links).
+bool isRegularFile(const std::string& path) noexcept;
+/// `directory` and `name` joined with one `/`.
+std::string joinPath(const std::string& directory, const std::string& name);
+/// The part of `path` before its last `/` ("." when there is none).
+std::string parentDirectory(const std::string& path);
+/// A path in `directory` that no one else uses, for a file to be built
+/// there and then published under its real name.
+std::string temporaryPath(const std::string& directory);
+
+/// Copies `source` to a new temporary file next to `destination`, fsyncs
+/// it, and publishes it under `destination` without replacing a file that
+/// appeared there meanwhile (then the copy is discarded). The new file gets
+/// mode 0644 narrowed by the umask. On failure nothing is left behind and
+/// `error` says why; returns false.
+bool copyFileAtomically(const std::string& source, const std::string& destination, std::string& error) noexcept;
+/// Publishes the finished file `temporary` as `destination` as
+/// `copyFileAtomically` does (no replacing; the temporary name is gone
+/// afterwards either way). Returns false with `error` set on failure.
+bool publishFile(const std::string& temporary, const std::string& destination, std::string& error) noexcept;
+/// Removes a database file and its -journal, -wal and -shm companions.
+void removeDatabaseFiles(const std::string& path) noexcept;
+
+/// The current working directory; empty when it cannot be read.
+std::string currentDirectory();
+/// The directory of the running executable; empty when unknown.
+std::string executableDirectory();
+
+}  // namespace sqlitebridge

@@ -1,0 +1,74 @@
+#include "OpenConnection.hpp"
+
+namespace sqlitebridge {
+
+namespace {
+
+int openFlags(OpenMode mode) noexcept {
+  // NOMUTEX: a Database is confined to one thread at a time, so SQLite's
+  // per-call connection mutex would only cost time.
+  const int base = SQLITE_OPEN_NOMUTEX;
+  switch (mode) {
+    case OpenMode::ReadOnly:
+      return base | SQLITE_OPEN_READONLY;
+    case OpenMode::ReadWrite:
+      return base | SQLITE_OPEN_READWRITE;
+    case OpenMode::ReadWriteCreate:
+      break;
+  }
+  return base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+}
+
+}  // namespace
+
+void closeConnection(Connection& connection) noexcept {
+  if (connection.db != nullptr) sqlite3_close(connection.db);
+  connection.db = nullptr;
+}
+
+bool openConnection(Connection& connection, const std::string& path, OpenMode mode) noexcept {
+  closeConnection(connection);
+  connection.clearError();
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, openFlags(mode), nullptr);
+  if (rc != SQLITE_OK) {
+    const int extended = db != nullptr ? sqlite3_extended_errcode(db) : rc;
+    std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    try {
+      message += ": " + path;
+    } catch (...) {
+    }
+    return connection.fail(extended, message, std::string());
+  }
+  connection.db = db;
+  sqlite3_extended_result_codes(db, 1);
+  // Reading the schema touches page 1, so garbage fails now, clearly, rather
+  // than at the first query.
+  const char* probe = "SELECT count(*) FROM sqlite_schema";
+  sqlite3_stmt* stmt = nullptr;
+  int probeRc = sqlite3_prepare_v2(db, probe, -1, &stmt, nullptr);
+  if (probeRc == SQLITE_OK) {
+    probeRc = sqlite3_step(stmt);
+    if (probeRc == SQLITE_ROW) probeRc = SQLITE_OK;
+  }
+  sqlite3_finalize(stmt);
+  if (probeRc != SQLITE_OK) {
+    connection.failFromSQLite(probeRc, std::string());
+    try {
+      connection.error.message += ": " + path;
+    } catch (...) {
+    }
+    closeConnection(connection);
+    return false;
+  }
+  try {
+    connection.path = path;
+  } catch (...) {
+    closeConnection(connection);
+    return connection.fail(SQLITE_NOMEM, "out of memory", std::string());
+  }
+  return true;
+}
+
+}  // namespace sqlitebridge

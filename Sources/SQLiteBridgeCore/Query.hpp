@@ -1,0 +1,37 @@
+// Queries the core runs for itself (schema lookups), with text arguments and
+// a per-row callback. Internal.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "Connection.hpp"
+
+namespace sqlitebridge {
+
+/// Runs the single statement `sql` with `arguments` bound as text to ?1, ?2,
+/// ... and calls `onRow(stmt)` for each row. Records the error on
+/// `connection` and returns false on failure.
+template <typename OnRow>
+bool query(Connection& connection, const std::string& sql, std::initializer_list<std::string> arguments,
+           OnRow onRow) {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(connection.db, sql.c_str(), -1, &stmt, nullptr);
+  if (rc != SQLITE_OK) return connection.failFromSQLite(rc, sql);
+  int index = 1;
+  for (const std::string& argument : arguments) {
+    sqlite3_bind_text64(stmt, index++, argument.data(), argument.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  }
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) onRow(stmt);
+  if (rc != SQLITE_DONE) connection.failFromSQLite(rc, sql);
+  sqlite3_finalize(stmt);
+  return rc == SQLITE_DONE;
+}
+
+/// The text of column `index` of `stmt`'s current row ("" for NULL).
+inline std::string columnText(sqlite3_stmt* stmt, int index) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, index));
+  return text ? std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, index))) : std::string();
+}
+
+}  // namespace sqlitebridge

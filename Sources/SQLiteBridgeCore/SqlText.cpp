@@ -1,0 +1,57 @@
+#include "SqlText.hpp"
+
+namespace sqlitebridge {
+
+std::string quoteIdentifier(const std::string& identifier) {
+  std::string quoted;
+  quoted.reserve(identifier.size() + 2);
+  quoted += '"';
+  for (char c : identifier) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+bool sameIdentifier(const std::string& a, const std::string& b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i];
+    char y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+std::size_t skipIgnorable(const std::string& sql, std::size_t from) noexcept {
+  std::size_t i = from;
+  const std::size_t n = sql.size();
+  while (i < n) {
+    const char c = sql[i];
+    // SQLite's whitespace: space, tab, newline, form feed, carriage return.
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ';') {
+      ++i;
+    } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
+      while (i < n && sql[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
+      // An unterminated block comment runs to the end, as in SQLite.
+      const std::size_t close = sql.find("*/", i + 2);
+      i = close == std::string::npos ? n : close + 2;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+std::string excerpt(const std::string& sql, std::size_t from, std::size_t limit) {
+  if (from >= sql.size()) return std::string();
+  std::string text = sql.substr(from, limit);
+  if (sql.size() - from > limit) text += "...";
+  return text;
+}
+
+}  // namespace sqlitebridge

@@ -1,0 +1,23 @@
+// Small helpers for SQL text the core writes or inspects. Internal.
+#pragma once
+
+#include <string>
+
+namespace sqlitebridge {
+
+/// `identifier` as a double-quoted SQL identifier ("a""b" for a"b), so any
+/// name, however hostile, stays a name.
+std::string quoteIdentifier(const std::string& identifier);
+
+/// Whether two identifiers are the same to SQLite: equal but for ASCII case.
+bool sameIdentifier(const std::string& a, const std::string& b) noexcept;
+
+/// Position of the first character at or after `from` that is not
+/// whitespace, a semicolon or a comment; `sql.size()` when only those remain.
+std::size_t skipIgnorable(const std::string& sql, std::size_t from) noexcept;
+
+/// At most `limit` characters of `sql` starting at `from`, with "..." when
+/// cut, for error messages.
+std::string excerpt(const std::string& sql, std::size_t from, std::size_t limit = 60);
+
+}  // namespace sqlitebridge

@@ -1,0 +1,224 @@
+// updateTable: changing a table's schema by rebuilding it in one transaction.
+#include <vector>
+
+#include "Connection.hpp"
+#include "Query.hpp"
+#include "Script.hpp"
+#include "SqlText.hpp"
+#include "sqlitebridge/Database.hpp"
+
+namespace sqlitebridge {
+
+namespace {
+
+const char* const kSavepoint = "sqlitebridge_update_table";
+
+// One run of updateTable on an open connection.
+class TableRebuild {
+ public:
+  TableRebuild(Connection& connection, const std::string& create, const std::string& insert, const std::string& name)
+      : connection_(connection), create_(create), insert_(insert), name_(name), old_(name + "_old") {}
+
+  bool run() {
+    if (name_.empty()) return connection_.fail(SQLITE_MISUSE, "updateTable needs the name of a table", std::string());
+    if (!exists("table", name_)) return connection_.fail(SQLITE_ERROR, "no such table: " + name_, std::string());
+    if (exists("table", old_)) {
+      return connection_.fail(SQLITE_ERROR,
+                              "cannot update table " + name_ + ": a table named " + old_ + " already exists",
+                              std::string());
+    }
+    const bool foreignKeysOn = pragma("foreign_keys") == 1;
+    const bool inTransaction = sqlite3_get_autocommit(connection_.db) == 0;
+    if (foreignKeysOn && inTransaction && referencedByOtherTables()) {
+      return connection_.fail(SQLITE_MISUSE,
+                              "cannot update table " + name_ +
+                                  " inside a transaction while foreign keys are enforced and other tables "
+                                  "reference it; call updateTable outside the transaction",
+                              std::string());
+    }
+    // Outside a transaction, foreign keys are paused so that renaming and
+    // dropping the old table neither rewrites nor cascades into the tables
+    // that reference it; they are checked explicitly before committing.
+    const bool pauseForeignKeys = foreignKeysOn && !inTransaction;
+    const bool setLegacyAlter = pragma("legacy_alter_table") == 0;
+    if (pauseForeignKeys) quietly("PRAGMA foreign_keys = OFF");
+    // Legacy rename leaves references in views and triggers naming `name`,
+    // which is the new table once rebuilt.
+    if (setLegacyAlter) quietly("PRAGMA legacy_alter_table = ON");
+    const bool ok = inSavepoint([&] { return rebuild(foreignKeysOn); });
+    if (setLegacyAlter) quietly("PRAGMA legacy_alter_table = OFF");
+    if (pauseForeignKeys) quietly("PRAGMA foreign_keys = ON");
+    return ok;
+  }
+
+ private:
+  struct SchemaObject {
+    std::string type;
+    std::string name;
+    std::string sql;
+  };
+
+  bool rebuild(bool checkForeignKeys) {
+    std::vector<SchemaObject> dependents;
+    if (!query(connection_,
+               "SELECT type, name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger') AND sql IS NOT NULL "
+               "AND tbl_name = ?1 COLLATE NOCASE ORDER BY rowid",
+               {name_}, [&](sqlite3_stmt* stmt) {
+                 dependents.push_back({columnText(stmt, 0), columnText(stmt, 1), columnText(stmt, 2)});
+               })) {
+      return false;
+    }
+    bool hadSequence = false;
+    std::int64_t sequence = 0;
+    if (exists("table", "sqlite_sequence") &&
+        !query(connection_, "SELECT seq FROM sqlite_sequence WHERE name = ?1 COLLATE NOCASE", {name_},
+               [&](sqlite3_stmt* stmt) {
+                 hadSequence = true;
+                 sequence = sqlite3_column_int64(stmt, 0);
+               })) {
+      return false;
+    }
+    if (!script("ALTER TABLE " + quoteIdentifier(name_) + " RENAME TO " + quoteIdentifier(old_))) return false;
+    if (!script(create_)) return false;
+    if (!exists("table", name_)) {
+      return connection_.fail(SQLITE_ERROR, "the create SQL did not create table " + name_, create_);
+    }
+    if (!(insert_.empty() ? copySharedColumns() : script(insert_))) return false;
+    if (!script("DROP TABLE " + quoteIdentifier(old_))) return false;
+    for (const SchemaObject& object : dependents) {
+      // The create script may have made some of them itself.
+      if (!exists(object.type, object.name) && !script(object.sql)) return false;
+    }
+    if (hadSequence && exists("table", "sqlite_sequence") &&
+        !query(connection_, "UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1 COLLATE NOCASE",
+               {name_, std::to_string(sequence)}, [](sqlite3_stmt*) {})) {
+      return false;
+    }
+    return !checkForeignKeys || foreignKeysHold();
+  }
+
+  // INSERT INTO name(shared columns) SELECT shared columns FROM name_old.
+  bool copySharedColumns() {
+    std::vector<std::string> newColumns;
+    std::vector<std::string> oldColumns;
+    if (!insertableColumns(name_, newColumns) || !insertableColumns(old_, oldColumns)) return false;
+    std::string list;
+    for (const std::string& column : newColumns) {
+      for (const std::string& candidate : oldColumns) {
+        if (sameIdentifier(column, candidate)) {
+          if (!list.empty()) list += ", ";
+          list += quoteIdentifier(column);
+          break;
+        }
+      }
+    }
+    if (list.empty()) {
+      bool hasRows = false;
+      if (!query(connection_, "SELECT 1 FROM " + quoteIdentifier(old_) + " LIMIT 1", {},
+                 [&](sqlite3_stmt*) { hasRows = true; })) {
+        return false;
+      }
+      if (!hasRows) return true;
+      return connection_.fail(SQLITE_ERROR,
+                              "the new table " + name_ +
+                                  " shares no column with the old one; give an insert statement to copy its rows",
+                              create_);
+    }
+    return script("INSERT INTO " + quoteIdentifier(name_) + " (" + list + ") SELECT " + list + " FROM " +
+                  quoteIdentifier(old_));
+  }
+
+  // Columns a plain INSERT can fill (not generated, not hidden).
+  bool insertableColumns(const std::string& table, std::vector<std::string>& columns) {
+    return query(connection_, "SELECT name FROM pragma_table_xinfo(?1) WHERE hidden = 0", {table},
+                 [&](sqlite3_stmt* stmt) { columns.push_back(columnText(stmt, 0)); });
+  }
+
+  bool referencedByOtherTables() {
+    bool referenced = false;
+    query(connection_,
+          "SELECT 1 FROM sqlite_schema AS s, pragma_foreign_key_list(s.name) AS f WHERE s.type = 'table' AND "
+          "f.\"table\" = ?1 COLLATE NOCASE AND s.name <> ?1 COLLATE NOCASE LIMIT 1",
+          {name_}, [&](sqlite3_stmt*) { referenced = true; });
+    return referenced;
+  }
+
+  // The rebuilt table's own references, and those of tables referencing it.
+  bool foreignKeysHold() {
+    std::vector<std::string> tables{name_};
+    if (!query(connection_,
+               "SELECT DISTINCT s.name FROM sqlite_schema AS s, pragma_foreign_key_list(s.name) AS f WHERE "
+               "s.type = 'table' AND f.\"table\" = ?1 COLLATE NOCASE AND s.name <> ?1 COLLATE NOCASE",
+               {name_}, [&](sqlite3_stmt* stmt) { tables.push_back(columnText(stmt, 0)); })) {
+      return false;
+    }
+    for (const std::string& table : tables) {
+      std::string violation;
+      if (!query(connection_, "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check(?1) LIMIT 1", {table},
+                 [&](sqlite3_stmt* stmt) {
+                   violation = "row " + columnText(stmt, 1) + " of " + columnText(stmt, 0) +
+                               " references a missing row of " + columnText(stmt, 2);
+                 })) {
+        return false;
+      }
+      if (!violation.empty()) {
+        return connection_.fail(SQLITE_CONSTRAINT_FOREIGNKEY,
+                                "updateTable of " + name_ + " would break a foreign key: " + violation, std::string());
+      }
+    }
+    return true;
+  }
+
+  // Runs `body` inside a savepoint, which is a transaction when none is
+  // open. Any failure rolls back to the savepoint, keeping the first error.
+  template <typename Body>
+  bool inSavepoint(Body body) {
+    const std::string name = quoteIdentifier(kSavepoint);
+    if (!script("SAVEPOINT " + name)) return false;
+    if (body() && script("RELEASE " + name)) return true;
+    const Error failure = connection_.error;
+    quietly("ROLLBACK TO " + name);
+    quietly("RELEASE " + name);
+    connection_.error = failure;
+    return false;
+  }
+
+  bool exists(const std::string& type, const std::string& name) {
+    bool found = false;
+    query(connection_, "SELECT 1 FROM sqlite_schema WHERE type = ?1 AND name = ?2 COLLATE NOCASE", {type, name},
+          [&](sqlite3_stmt*) { found = true; });
+    return found;
+  }
+
+  int pragma(const std::string& name) {
+    int value = 0;
+    query(connection_, "PRAGMA " + name, {}, [&](sqlite3_stmt* stmt) { value = sqlite3_column_int(stmt, 0); });
+    return value;
+  }
+
+  bool script(const std::string& sql) { return runScript(connection_, sql); }
+
+  // Housekeeping whose failure must not replace the error being reported.
+  void quietly(const std::string& sql) { sqlite3_exec(connection_.db, sql.c_str(), nullptr, nullptr, nullptr); }
+
+  Connection& connection_;
+  const std::string& create_;
+  const std::string& insert_;
+  const std::string& name_;
+  const std::string old_;
+};
+
+}  // namespace
+
+bool Database::updateTable(const std::string& create, const std::string& insert, const std::string& name) noexcept {
+  if (!beginCall()) return false;
+  try {
+    const bool ok = TableRebuild(*connection_, create, insert, name).run();
+    if (ok) connection_->clearError();
+    return ok;
+  } catch (...) {
+    return connection_->fail(SQLITE_NOMEM, "out of memory while updating table " + name, std::string());
+  }
+}
+
+}  // namespace sqlitebridge

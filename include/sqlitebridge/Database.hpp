@@ -1,0 +1,154 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "SQLite.hpp"
+#include "Error.hpp"
+#include "Location.hpp"
+#include "OpenMode.hpp"
+#include "Row.hpp"
+#include "Statement.hpp"
+#include "Value.hpp"
+
+namespace sqlitebridge {
+
+class Connection;
+
+/// A list of strings (column names); named so Swift can make one.
+using StringList = std::vector<std::string>;
+
+/// One SQLite connection.
+///
+/// Every operation reports failure by returning false (or an invalid
+/// `Statement`) and leaves the reason in `lastError()` / `error()`; every
+/// successful one clears them. No method throws. A `Database` whose opening
+/// failed, or that was moved from, is closed: `isOpen()` is false and every
+/// call fails with SQLITE_MISUSE. Move-only; the connection closes when the
+/// last of the `Database` and the statements it prepared is gone.
+///
+/// A `Database` is used by one thread at a time (it opens its connection with
+/// SQLITE_OPEN_NOMUTEX); share one through a queue or pool instead.
+class Database {
+ public:
+  /// Opens the database called `name` in `location.documentsDirectory`.
+  ///
+  /// On first use (no file there yet) it copies `<bundleDirectory>/<name>`
+  /// when that exists (atomically: temporary file, fsync, link into place),
+  /// otherwise creates the database and runs `createSQL` (a script of any
+  /// number of statements) in one transaction. Either way the file appears
+  /// complete or not at all: a failing script leaves nothing behind. Later
+  /// opens use the existing file and neither copy nor run the script again.
+  ///
+  /// Fails (closed database, `lastError()` set) with SQLITE_CANTOPEN when
+  /// `name` is empty, `.` or `..`, or holds `/`, `\` or NUL, or when the
+  /// documents directory is missing or not writable; with SQLITE_NOTADB when
+  /// the existing file is not a database; with the script's error when
+  /// `createSQL` fails.
+  Database(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
+  /// Opens the database called `name` in `Location::defaults()`.
+  explicit Database(const std::string& name, const std::string& createSQL = "") noexcept;
+  /// Opens the file at `path` (or an in-memory database for ":memory:" or an
+  /// empty path) in `mode`. Fails (closed database) with SQLITE_CANTOPEN
+  /// when the file cannot be opened or created, SQLITE_NOTADB when it is not
+  /// a database.
+  static Database open(const std::string& path, OpenMode mode = OpenMode::ReadWriteCreate) noexcept;
+
+  Database(Database&& other) noexcept;
+  Database& operator=(Database&& other) noexcept;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+  ~Database();
+
+  /// True when the connection is open.
+  bool isOpen() const noexcept;
+  /// The database file's path as opened (empty for in-memory or closed).
+  std::string path() const noexcept;
+
+  // MARK: Statements
+
+  /// Prepares exactly one statement. Fails (invalid statement) on a syntax
+  /// or schema error, on SQL holding no statement, and on SQL left after the
+  /// first statement other than whitespace, comments and semicolons (never
+  /// silently dropped) — both SQLITE_MISUSE.
+  Statement prepare(const std::string& sql) noexcept;
+
+  /// Runs exactly one statement (see `prepare`) and appends every row it
+  /// returns to `*results` when `results` is not null (rows are appended
+  /// only when the whole statement succeeds).
+  bool execute(const std::string& sql, std::vector<Row>* results = nullptr) noexcept;
+  /// Runs exactly one statement and stores its first row in `result` (an
+  /// empty row when it returns none). Later rows are still stepped through,
+  /// so the statement runs to completion.
+  bool execute(const std::string& sql, Row& result) noexcept;
+  /// Runs exactly one statement with `arguments` bound to `?`, `?NNN` (and
+  /// positionally to named) parameters. A count that does not match the
+  /// statement's parameters fails with SQLITE_RANGE.
+  bool execute(const std::string& sql, const std::vector<Value>& arguments,
+               std::vector<Row>* results = nullptr) noexcept;
+  /// Runs a script of any number of statements (no arguments, no rows), as
+  /// `createSQL` is run. Stops at the first failing statement; statements
+  /// before it stay applied unless the script holds its own transaction.
+  bool executeScript(const std::string& sql) noexcept;
+
+  // MARK: Schema
+
+  /// Whether `table` has a column named `column` (case-insensitive; hidden
+  /// and generated columns included). Fails with SQLITE_ERROR ("no such
+  /// table") when the table does not exist, which is not the same as false.
+  bool hasTableColumn(const std::string& table, const std::string& column) noexcept;
+  /// Replaces `results` with the names of `table`'s columns in declaration
+  /// order (from `PRAGMA table_xinfo`). Fails with SQLITE_ERROR ("no such
+  /// table") when the table does not exist; `results` is then empty.
+  bool tableColumns(const std::string& table, std::vector<std::string>& results) noexcept;
+  /// Changes the schema of table `name` by rebuilding it, in one transaction
+  /// (a savepoint when a transaction is already open):
+  /// renames it to `<name>_old` (references in views and triggers are not
+  /// rewritten), runs `create` (which must create `<name>`), runs `insert` to
+  /// copy rows from `<name>_old` — or, when `insert` is empty, copies the
+  /// columns both tables share — drops `<name>_old`, recreates the table's
+  /// indexes and triggers (those `create` did not make itself), and, when
+  /// foreign keys are enforced, checks them.
+  ///
+  /// Any failure rolls everything back: the old table, its rows, indexes and
+  /// triggers are untouched. Fails with SQLITE_ERROR when `name` does not
+  /// exist, when `<name>_old` already exists, or when `create` does not
+  /// create `<name>`; with SQLITE_CONSTRAINT_FOREIGNKEY when the new rows
+  /// break a foreign key; with SQLITE_MISUSE inside an open transaction when
+  /// foreign keys are enforced and other tables reference `name` (foreign
+  /// key enforcement cannot be paused inside a transaction).
+  bool updateTable(const std::string& create, const std::string& insert, const std::string& name) noexcept;
+
+  // MARK: State
+
+  /// The last failure's message; empty after a successful call.
+  std::string error() const noexcept;
+  /// The last failure; code 0 after a successful call.
+  Error lastError() const noexcept;
+  /// Rowid of the most recent successful INSERT on this connection.
+  std::int64_t lastInsertRowId() const noexcept;
+  /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+  int changes() const noexcept;
+  /// True while a transaction is open.
+  bool isInTransaction() const noexcept;
+  /// How long a statement waits for another connection's lock before failing
+  /// with SQLITE_BUSY (0, the default, fails at once).
+  bool setBusyTimeout(int milliseconds) noexcept;
+
+  /// The underlying connection handle, for calling sqlite3 directly from C++;
+  /// null when closed. The `Database` still owns it.
+  sqlite3* handle() const noexcept;
+
+ private:
+  explicit Database(std::shared_ptr<Connection> connection) noexcept;
+  bool openByName(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
+  bool run(const std::string& sql, const std::vector<Value>* arguments, std::vector<Row>* results,
+           Row* firstRow) noexcept;
+  bool beginCall() noexcept;
+
+  std::shared_ptr<Connection> connection_;
+};
+
+}  // namespace sqlitebridge

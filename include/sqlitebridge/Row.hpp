@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Value.hpp"
+
+namespace sqlitebridge {
+
+/// One result row: its values in SQL order, each with its column name as the
+/// SQL names it (the alias if there is one). Duplicate names are all kept.
+/// Rows of one query share a single list of column names.
+class Row {
+ public:
+  /// A row with no columns.
+  Row() noexcept = default;
+  /// A row of `values` named by `columnNames` (which must be as long).
+  Row(std::shared_ptr<const std::vector<std::string>> columnNames, std::vector<Value> values) noexcept
+      : names_(std::move(columnNames)), values_(std::move(values)) {}
+
+  /// Number of columns.
+  std::size_t size() const noexcept { return values_.size(); }
+  /// True when the row has no columns.
+  bool empty() const noexcept { return values_.empty(); }
+  /// The name of column `index`; empty when `index` is out of range.
+  std::string columnName(std::size_t index) const;
+  /// The value of column `index`; NULL when `index` is out of range.
+  Value value(std::size_t index) const;
+  /// Whether a column is named `name`, compared ASCII case-insensitively as
+  /// SQLite compares identifiers.
+  bool hasColumn(const std::string& name) const noexcept;
+  /// The value of the leftmost column named `name` (case-insensitive); NULL
+  /// when there is none (use `hasColumn` to tell the two apart).
+  Value value(const std::string& name) const;
+  /// Index of the leftmost column named `name` (case-insensitive), or -1.
+  long columnIndex(const std::string& name) const noexcept;
+
+  /// All values, in column order.
+  const std::vector<Value>& values() const noexcept { return values_; }
+
+ private:
+  std::shared_ptr<const std::vector<std::string>> names_;
+  std::vector<Value> values_;
+};
+
+}  // namespace sqlitebridge

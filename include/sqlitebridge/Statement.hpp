@@ -1,0 +1,165 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "SQLite.hpp"
+#include "ColumnView.hpp"
+#include "Row.hpp"
+#include "Value.hpp"
+
+namespace sqlitebridge {
+
+class Connection;
+
+/// What one `Statement::step` did.
+enum class StepResult {
+  /// A row is ready: read it with `column`, `columnValue` or `row`.
+  Row,
+  /// The statement has finished; `reset` to run it again.
+  Done,
+  /// The step failed; the database's `lastError()` says why.
+  Error,
+};
+
+/// One prepared SQL statement: bind parameters, step through rows, read
+/// columns, reset and run again. Made by `Database::prepare`.
+///
+/// A failing call returns false (or `StepResult::Error`) and records the
+/// error where the owning database's `lastError()` reports it. No method
+/// throws. A statement keeps its connection alive, so it stays safe to use
+/// (and to destroy) after its `Database` object is gone or moved. A statement
+/// is used by one thread at a time. Move-only.
+class Statement {
+ public:
+  /// An invalid statement; every call on it fails with SQLITE_MISUSE.
+  Statement() noexcept = default;
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  /// Finalizes the statement.
+  ~Statement();
+
+  /// False for a default-constructed or moved-from statement, or one whose
+  /// preparation failed.
+  bool isValid() const noexcept { return stmt_ != nullptr; }
+  /// The SQL text the statement was prepared from.
+  std::string sql() const noexcept;
+  /// True when running the statement cannot change the database.
+  bool isReadOnly() const noexcept;
+
+  // MARK: Parameters
+
+  /// Largest parameter index (`?NNN` counts up to NNN; `:a` and `?` count 1).
+  int parameterCount() const noexcept;
+  /// Index of the parameter written exactly `name` (with its `:`, `@` or `$`
+  /// prefix), or 0 if there is none.
+  int parameterIndex(const std::string& name) const noexcept;
+  /// The name of parameter `index` (with prefix); empty for `?` or an index
+  /// out of range.
+  std::string parameterName(int index) const noexcept;
+  /// Checks that `count` arguments fill the statement's parameters exactly;
+  /// fails with SQLITE_RANGE otherwise (never binds a silent NULL).
+  bool expectArgumentCount(std::size_t count) noexcept;
+  /// Binds NULL to parameter `index` (1-based). Fails with SQLITE_RANGE when
+  /// the index is out of range.
+  bool bindNull(int index) noexcept;
+  /// Binds a 64-bit integer to parameter `index`.
+  bool bindInteger(int index, std::int64_t value) noexcept;
+  /// Binds a double to parameter `index` (NaN binds NULL, as SQLite does).
+  bool bindReal(int index, double value) noexcept;
+  /// Binds `size` bytes of UTF-8 text (copied; embedded NULs kept). A null
+  /// `utf8` with size 0 binds empty text, not NULL. Fails with SQLITE_TOOBIG
+  /// past SQLite's length limit.
+  bool bindText(int index, const void* utf8, std::size_t size) noexcept;
+  /// Binds UTF-8 text (copied; embedded NULs kept).
+  bool bindText(int index, const std::string& text) noexcept;
+  /// Binds `size` bytes as a blob (copied). Size 0 binds a zero-length blob,
+  /// not NULL.
+  bool bindBlob(int index, const void* bytes, std::size_t size) noexcept;
+  /// Binds any value.
+  bool bind(int index, const Value& value) noexcept;
+  /// Binds `arguments` to parameters 1...n after checking their count with
+  /// `expectArgumentCount`.
+  bool bind(const std::vector<Value>& arguments) noexcept;
+  /// Sets every parameter back to NULL.
+  bool clearBindings() noexcept;
+
+  // MARK: Running
+
+  /// Runs the statement to its next row. On `Error`, reset before reuse.
+  StepResult step() noexcept;
+  /// Rewinds the statement so it can run again; bindings are kept. Returns
+  /// true (the error of a failed previous step is not reported again).
+  bool reset() noexcept;
+
+  // MARK: Columns of the current row
+
+  /// Number of result columns (0 for statements that return no rows).
+  int columnCount() const noexcept { return stmt_ ? sqlite3_column_count(stmt_) : 0; }
+  /// The name SQL gives column `index` (alias or column name); empty when out
+  /// of range.
+  std::string columnName(int index) const noexcept;
+  /// The names of all result columns, in order; shared by the `Row`s this
+  /// statement makes.
+  std::shared_ptr<const std::vector<std::string>> columnNames() const noexcept;
+
+  /// Column `index` of the current row, borrowed: text and blob bytes point
+  /// into the statement and are valid until the next step, reset or
+  /// finalize. One sqlite3 call per column. An index out of range reads NULL.
+  SQLITEBRIDGE_BORROWED SQLITEBRIDGE_INLINE ColumnView column(int index) const noexcept {
+    ColumnView view{ValueType::Null, 0, 0.0, nullptr, 0};
+    if (stmt_ == nullptr) return view;
+    sqlite3_value* value = sqlite3_column_value(stmt_, index);
+    switch (sqlite3_value_type(value)) {
+      case SQLITE_INTEGER:
+        view.type = ValueType::Integer;
+        view.integer = sqlite3_value_int64(value);
+        break;
+      case SQLITE_FLOAT:
+        view.type = ValueType::Real;
+        view.real = sqlite3_value_double(value);
+        break;
+      case SQLITE_TEXT:
+        view.type = ValueType::Text;
+        view.bytes = sqlite3_value_text(value);
+        view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
+        break;
+      case SQLITE_BLOB:
+        view.type = ValueType::Blob;
+        view.bytes = sqlite3_value_blob(value);
+        view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
+        break;
+      default:
+        break;
+    }
+    return view;
+  }
+  /// The storage class of column `index` of the current row.
+  ValueType columnType(int index) const noexcept { return column(index).type; }
+  /// Column `index` of the current row, copied into a `Value`.
+  Value columnValue(int index) const noexcept;
+  /// The whole current row, copied.
+  Row row() const noexcept;
+
+  /// The underlying handle, for calling sqlite3 directly from C++; null when
+  /// invalid. The statement still owns it.
+  sqlite3_stmt* handle() const noexcept { return stmt_; }
+
+ private:
+  friend class Database;
+  Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt) noexcept;
+  bool fail(int code, const std::string& message) noexcept;
+  bool check(int resultCode) noexcept;
+  bool checkIndex(int index) noexcept;
+
+  std::shared_ptr<Connection> connection_;
+  sqlite3_stmt* stmt_ = nullptr;
+  mutable std::shared_ptr<const std::vector<std::string>> columnNames_;
+};
+
+}  // namespace sqlitebridge

@@ -1,0 +1,13 @@
+// SQLiteBridge: a C++ wrapper over the system SQLite, also imported by Swift
+// as the module SQLiteBridgeCore. Include this one header.
+#pragma once
+
+#include "SQLite.hpp"
+#include "ColumnView.hpp"
+#include "Database.hpp"
+#include "Error.hpp"
+#include "Location.hpp"
+#include "OpenMode.hpp"
+#include "Row.hpp"
+#include "Statement.hpp"
+#include "Value.hpp"
