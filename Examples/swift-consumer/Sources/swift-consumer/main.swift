@@ -1,0 +1,79 @@
+// Uses every name of SQLiteBridge's Swift API contract and checks the
+// results; exits non-zero on the first mismatch.
+import Foundation
+import SQLiteBridge
+
+func check(_ condition: Bool, _ what: String, line: Int = #line) {
+  if !condition {
+    FileHandle.standardError.write(Data("swift-consumer: check failed (line \(line)): \(what)\n".utf8))
+    exit(1)
+  }
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-consumer-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+
+// DatabaseValue and its literals.
+let values: [DatabaseValue] = [nil, 42, 1.5, "text", .blob(Data([0, 1])), .integer(-1), .real(0), .text("")]
+check(values[0] == .null && values[1] == .integer(42) && values[2] == .real(1.5) && values[3] == .text("text"), "literals")
+check(Set(values).count == values.count, "DatabaseValue is Hashable")
+
+// DatabaseLocation and the by-name constructor (created with its SQL).
+let location = DatabaseLocation(documentsDirectory: directory.path, bundleDirectory: nil)
+let defaultLocation: DatabaseLocation = .default
+check(!defaultLocation.documentsDirectory.isEmpty, "DatabaseLocation.default")
+let notes = try Database(
+  name: "notes.db", createSQL: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE)",
+  location: location)
+check(notes.path == directory.appendingPathComponent("notes.db").path, "path")
+
+// execute with positional arguments, lastInsertRowID, changes.
+try notes.execute("INSERT INTO notes(title) VALUES (?)", ["first"])
+check(notes.lastInsertRowID == 1 && notes.changes == 1, "lastInsertRowID and changes")
+let dictionaries: [[String: DatabaseValue]] = try notes.execute("SELECT id, title FROM notes")
+check(dictionaries == [["id": 1, "title": "first"]], "execute returns dictionaries")
+
+// rows and Row.
+let rows: [Row] = try notes.rows("SELECT id, title, title AS TITLE FROM notes")
+let row = rows[0]
+check(row.columnNames == ["id", "title", "TITLE"], "columnNames")
+check(row.values == [1, "first", "first"], "values")
+check(row[0] == 1 && row["Title"] == "first" && row["missing"] == nil, "subscripts")
+check(row.dictionary == ["id": 1, "title": "first", "TITLE": "first"], "dictionary")
+
+// Schema.
+check(try notes.hasTableColumn("notes", "TITLE") && !(try notes.hasTableColumn("notes", "body")), "hasTableColumn")
+check(try notes.tableColumns("notes") == ["id", "title"], "tableColumns")
+try notes.updateTable(
+  create: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, body TEXT NOT NULL DEFAULT '')",
+  insert: "INSERT INTO notes(id, title) SELECT id, title FROM notes_old", name: "notes")
+try notes.updateTable(create: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT, body TEXT)", name: "notes")
+check(try notes.tableColumns("notes") == ["id", "title", "body"], "updateTable")
+
+// DatabaseError.
+do {
+  try notes.execute("INSERT INTO notes(id, title) VALUES (1, 'again')")
+  check(false, "a duplicate key must throw")
+} catch let error as DatabaseError {
+  check(error.code == 19 && error.extendedCode == 1555 && !error.message.isEmpty, "error codes")
+  check(error.sql == "INSERT INTO notes(id, title) VALUES (1, 'again')", "error sql")
+}
+
+// Open by path, each mode.
+let path = directory.appendingPathComponent("by-path.db").path
+let created = try Database(path: path, mode: .readWriteCreate)
+try created.execute("CREATE TABLE t(x)")
+_ = try Database(path: path, mode: .readWrite)
+let readOnly = try Database(path: path, mode: .readOnly)
+do {
+  try readOnly.execute("INSERT INTO t VALUES (1)")
+  check(false, "a read-only database must refuse writes")
+} catch let error as DatabaseError {
+  check(error.code == 8, "SQLITE_READONLY")
+}
+let memory = try Database(path: ":memory:")
+check(try memory.execute("SELECT 1 + 1 AS two") == [["two": 2]], "in-memory database")
+let _: OpenMode = .readWriteCreate
+
+print("swift-consumer: every Swift contract name used and checked")

@@ -1,0 +1,51 @@
+import SQLiteBridge
+
+/// `query DB SQL [ARG...] [--format json|table]`
+enum QueryCommand {
+  static func run(_ arguments: inout Arguments) throws {
+    let format = try arguments.option("format") ?? "json"
+    guard format == "json" || format == "table" else {
+      throw UsageError("--format must be json or table, not '\(format)'")
+    }
+    let path = try arguments.positional("DB")
+    let sql = try arguments.positional("SQL")
+    let values = try arguments.rest().map(argumentValue)
+    let database = try Database(path: path, mode: .readWriteCreate)
+    let rows = try database.rows(sql, values)
+    print(format == "json" ? RowPrinting.json(rows) : RowPrinting.table(rows))
+  }
+
+  /// An integer or decimal number binds as one, `NULL` binds NULL, anything
+  /// else binds as text.
+  static func argumentValue(_ text: String) -> DatabaseValue {
+    if text == "NULL" { return .null }
+    if let integer = Int64(text) { return .integer(integer) }
+    if text.contains(where: \.isNumber), let real = Double(text), real.isFinite { return .real(real) }
+    return .text(text)
+  }
+}
+
+/// `columns DB TABLE`
+enum ColumnsCommand {
+  static func run(_ arguments: inout Arguments) throws {
+    let path = try arguments.positional("DB")
+    let table = try arguments.positional("TABLE")
+    try arguments.finish()
+    let database = try Database(path: path, mode: .readWrite)
+    for column in try database.tableColumns(table) { print(column) }
+  }
+}
+
+/// `update-table DB TABLE --create SQL [--insert SQL]`
+enum UpdateTableCommand {
+  static func run(_ arguments: inout Arguments) throws {
+    guard let create = try arguments.option("create") else { throw UsageError("update-table needs --create SQL") }
+    let insert = try arguments.option("insert") ?? ""
+    let path = try arguments.positional("DB")
+    let table = try arguments.positional("TABLE")
+    try arguments.finish()
+    let database = try Database(path: path, mode: .readWrite)
+    try database.updateTable(create: create, insert: insert, name: table)
+    print("updated table \(table); columns: \(try database.tableColumns(table).joined(separator: ", "))")
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import SQLiteBridge
+
+/// Renders rows for the terminal, keeping column order.
+enum RowPrinting {
+  /// A JSON array of objects, one per row, keys in column order. Blobs are
+  /// `{"blob": "<base64>"}`; infinite reals are `1e999` / `-1e999`.
+  static func json(_ rows: [Row]) -> String {
+    if rows.isEmpty { return "[]" }
+    let objects = rows.map { row in
+      let members = zip(row.columnNames, row.values).map { "\(jsonString($0)): \(jsonValue($1))" }
+      return "  {" + members.joined(separator: ", ") + "}"
+    }
+    return "[\n" + objects.joined(separator: ",\n") + "\n]"
+  }
+
+  /// An aligned text table with a header line.
+  static func table(_ rows: [Row]) -> String {
+    guard let first = rows.first else { return "(0 rows)" }
+    let header = first.columnNames
+    let cells = rows.map { $0.values.map(text) }
+    var widths = header.map(\.count)
+    for line in cells {
+      for (index, cell) in line.enumerated() { widths[index] = max(widths[index], cell.count) }
+    }
+    func format(_ line: [String]) -> String {
+      zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+        .joined(separator: "  ").trimmingTrailingSpaces()
+    }
+    let rule = widths.map { String(repeating: "-", count: $0) }
+    return ([format(header), format(rule)] + cells.map(format)).joined(separator: "\n")
+      + "\n(\(rows.count) row\(rows.count == 1 ? "" : "s"))"
+  }
+
+  static func jsonValue(_ value: DatabaseValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .integer(let integer): return String(integer)
+    case .real(let real):
+      if real.isInfinite { return real < 0 ? "-1e999" : "1e999" }
+      return String(real)
+    case .text(let text): return jsonString(text)
+    case .blob(let data): return "{\"blob\": \"\(data.base64EncodedString())\"}"
+    }
+  }
+
+  static func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        out += String(format: "\\u%04x", scalar.value)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  private static func text(_ value: DatabaseValue) -> String {
+    switch value {
+    case .null: return "NULL"
+    case .text(let text): return text
+    default: return value.description
+    }
+  }
+}
+
+extension String {
+  fileprivate func trimmingTrailingSpaces() -> String {
+    var copy = self
+    while copy.last == " " { copy.removeLast() }
+    return copy
+  }
+}

@@ -1,0 +1,147 @@
+"""Tests of the sqlite-bridge command-line tool, run against a built binary.
+
+Usage: python3 Tests/CLI/test_cli.py PATH/TO/sqlite-bridge
+"""
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CLI = None
+
+
+def run(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+
+
+def json_blocks(text):
+    """The JSON arrays the demo prints, in order."""
+    blocks, current = [], None
+    for line in text.splitlines():
+        if line == "[":
+            current = [line]
+        elif current is not None:
+            current.append(line)
+            if line == "]":
+                blocks.append(json.loads("\n".join(current)))
+                current = None
+        elif line == "[]":
+            blocks.append([])
+    return blocks
+
+
+class CLITests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.db = os.path.join(self.dir.name, "test.db")
+        con = sqlite3.connect(self.db)
+        con.executescript(
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, data BLOB);"
+            "INSERT INTO t VALUES (1, 'a\"b', 1.5, x'00ff'), (2, NULL, -2.0, NULL);"
+        )
+        con.close()
+
+    def test_demo_copies_bundled_seed_then_reuses_the_copy(self):
+        first = run("demo", "--dir", self.dir.name)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertIn("copied on first use from the bundled seed", first.stdout)
+        blocks = json_blocks(first.stdout)
+        self.assertEqual([r["title"] for r in blocks[0]], ["Welcome", "Shopping"])
+        final = blocks[-1]
+        self.assertEqual(list(final[0].keys()), ["id", "title", "body", "pinned"])
+        self.assertEqual(len(final), 3)
+        self.assertEqual(final[0]["pinned"], 1)
+        second = run("demo", "--dir", self.dir.name)
+        self.assertEqual(second.returncode, 0, second.stderr)
+        self.assertIn("writable copy from an earlier run", second.stdout)
+        self.assertIn("already has a 'pinned' column", second.stdout)
+        self.assertEqual(len(json_blocks(second.stdout)[-1]), 4)
+
+    def test_query_prints_rows_as_json_in_column_order(self):
+        result = run("query", self.db, "SELECT id, name, score, data, id AS id2 FROM t ORDER BY id")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        rows = json.loads(result.stdout)
+        self.assertEqual(list(rows[0].keys()), ["id", "name", "score", "data", "id2"])
+        self.assertEqual(rows[0], {"id": 1, "name": 'a"b', "score": 1.5, "data": {"blob": "AP8="}, "id2": 1})
+        self.assertEqual(rows[1]["name"], None)
+        self.assertEqual(rows[1]["score"], -2.0)
+
+    def test_query_binds_typed_arguments(self):
+        result = run("query", self.db, "SELECT typeof(?) AS a, typeof(?) AS b, typeof(?) AS c, typeof(?) AS d",
+                     "7", "2.5", "NULL", "hello")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout), [{"a": "integer", "b": "real", "c": "null", "d": "text"}])
+        literal = run("query", self.db, "SELECT ? AS v", "--", "--not-an-option")
+        self.assertEqual(json.loads(literal.stdout), [{"v": "--not-an-option"}])
+
+    def test_query_writes_and_table_format(self):
+        insert = run("query", self.db, "INSERT INTO t(id, name) VALUES (?, ?)", "3", "c")
+        self.assertEqual(insert.returncode, 0, insert.stderr)
+        self.assertEqual(json.loads(insert.stdout), [])
+        table = run("query", self.db, "SELECT id, name FROM t ORDER BY id", "--format", "table")
+        self.assertEqual(table.returncode, 0, table.stderr)
+        lines = table.stdout.splitlines()
+        self.assertEqual(lines[0].split(), ["id", "name"])
+        self.assertEqual(lines[-1], "(3 rows)")
+        self.assertIn("3   c", table.stdout)
+
+    def test_columns_lists_columns_in_order(self):
+        result = run("columns", self.db, "t")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.split(), ["id", "name", "score", "data"])
+
+    def test_update_table_changes_schema_and_keeps_rows(self):
+        result = run("update-table", self.db, "t",
+                     "--create", "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, added INT DEFAULT 9)")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        con = sqlite3.connect(self.db)
+        self.assertEqual(con.execute("SELECT id, name, added FROM t ORDER BY id").fetchall(),
+                         [(1, 'a"b', 9), (2, None, 9)])
+        con.close()
+
+    def test_database_errors_exit_1_with_sqlite_code_on_stderr(self):
+        missing = run("query", self.db, "SELECT * FROM nope")
+        self.assertEqual(missing.returncode, 1)
+        self.assertRegex(missing.stderr, r"SQLite error 1\b.*no such table: nope")
+        self.assertEqual(missing.stdout, "")
+        count = run("query", self.db, "SELECT ?", "1", "2")
+        self.assertEqual(count.returncode, 1)
+        self.assertIn("SQLite error 25", count.stderr)
+        trailing = run("query", self.db, "SELECT 1; DROP TABLE t")
+        self.assertEqual(trailing.returncode, 1)
+        self.assertIn("SQLite error 21", trailing.stderr)
+        self.assertEqual(run("columns", self.db, "t").stdout.split()[0], "id")  # not dropped
+        no_table = run("columns", self.db, "nope")
+        self.assertEqual(no_table.returncode, 1)
+        unique = run("query", self.db, "INSERT INTO t(id) VALUES (1)")
+        self.assertEqual(unique.returncode, 1)
+        self.assertRegex(unique.stderr, r"SQLite error 19 \(extended 1555\)")
+        missing_file = run("columns", os.path.join(self.dir.name, "absent.db"), "t")
+        self.assertEqual(missing_file.returncode, 1)
+        self.assertIn("SQLite error 14", missing_file.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir.name, "absent.db")))
+
+    def test_usage_errors_exit_2(self):
+        for args in ([], ["frob"], ["query"], ["query", self.db], ["columns", self.db],
+                     ["query", self.db, "SELECT 1", "--format", "xml"], ["update-table", self.db, "t"],
+                     ["columns", self.db, "t", "--bogus", "x"], ["demo", "--dir"]):
+            with self.subTest(args=args):
+                result = run(*args)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn("usage: sqlite-bridge", result.stderr)
+
+    def test_help_exits_0(self):
+        result = run("--help")
+        self.assertEqual(result.returncode, 0)
+        self.assertTrue(re.search(r"update-table DB TABLE", result.stdout))
+
+
+if __name__ == "__main__":
+    CLI = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
