@@ -73,6 +73,7 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
       return connection.fail(SQLITE_CANTOPEN, "the documents directory does not exist: " + documents, std::string());
     }
     const std::string target = joinPath(documents, name);
+    bool copied = false;
     if (!pathExists(target)) {
       const std::string bundled = location.bundleDirectory.empty() ? std::string() : joinPath(location.bundleDirectory, name);
       if (!bundled.empty() && isRegularFile(bundled)) {
@@ -80,11 +81,18 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
         if (!copyFileAtomically(bundled, target, problem)) {
           return connection.fail(SQLITE_CANTOPEN, "cannot copy the bundled database: " + problem, std::string());
         }
+        copied = true;
       } else if (!createDatabase(connection, target, createSQL)) {
         return false;
       }
     }
-    if (!openConnection(connection, plainPath(target), OpenMode::ReadWrite)) return false;
+    if (!openConnection(connection, plainPath(target), OpenMode::ReadWrite)) {
+      // A bundled file that is no database must not stay behind as the
+      // writable copy, or every later open would fail the same way. Only a
+      // copy made by this call is removed; an existing file is never touched.
+      if (copied) removeDatabaseFiles(target);
+      return false;
+    }
     connection.path = target;
     return true;
   } catch (...) {

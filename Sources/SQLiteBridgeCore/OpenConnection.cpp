@@ -63,7 +63,10 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     return false;
   }
   try {
-    connection.path = path;
+    // Database::path() is empty for in-memory and temporary databases
+    // (":memory:", "", "file::memory:", ...), which have no file name.
+    const char* file = sqlite3_db_filename(db, "main");
+    connection.path = file == nullptr || *file == '\0' ? std::string() : path;
   } catch (...) {
     closeConnection(connection);
     return connection.fail(SQLITE_NOMEM, "out of memory", std::string());

@@ -2,6 +2,8 @@
 
 #include <climits>
 
+#include "SqlText.hpp"
+
 namespace sqlitebridge {
 
 bool runScript(Connection& connection, const std::string& sql) noexcept {
@@ -11,6 +13,10 @@ bool runScript(Connection& connection, const std::string& sql) noexcept {
   const char* next = sql.data();
   const char* const end = sql.data() + sql.size();
   while (next < end) {
+    // Start each statement at its first keyword, so an error's SQL is the
+    // failing statement itself, not the whitespace or comment before it.
+    next = sql.data() + skipIgnorable(sql, static_cast<std::size_t>(next - sql.data()));
+    if (next == end) break;
     sqlite3_stmt* stmt = nullptr;
     const char* tail = nullptr;
     int rc = sqlite3_prepare_v2(connection.db, next, static_cast<int>(end - next), &stmt, &tail);

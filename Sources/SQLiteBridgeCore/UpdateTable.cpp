@@ -79,6 +79,13 @@ class TableRebuild {
       return false;
     }
     if (!script("ALTER TABLE " + quoteIdentifier(name_) + " RENAME TO " + quoteIdentifier(old_))) return false;
+    // Index and trigger names are schema-wide: while the old ones hang off
+    // <name>_old, `create` could not make its own of the same name. Drop them
+    // now (the savepoint restores them on failure); they are recreated below
+    // unless `create` made them itself.
+    for (const SchemaObject& object : dependents) {
+      if (!script("DROP " + object.type + " IF EXISTS " + quoteIdentifier(object.name))) return false;
+    }
     if (!script(create_)) return false;
     if (!exists("table", name_)) {
       return connection_.fail(SQLITE_ERROR, "the create SQL did not create table " + name_, create_);
@@ -90,7 +97,10 @@ class TableRebuild {
       if (!exists(object.type, object.name) && !script(object.sql)) return false;
     }
     if (hadSequence && exists("table", "sqlite_sequence") &&
-        !query(connection_, "UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1 COLLATE NOCASE",
+        // The sequence is bound as text: compared as text it would beat any
+        // integer in max() and be stored as text, lowering the sequence.
+        !query(connection_,
+               "UPDATE sqlite_sequence SET seq = max(seq, CAST(?2 AS INTEGER)) WHERE name = ?1 COLLATE NOCASE",
                {name_, std::to_string(sequence)}, [](sqlite3_stmt*) {})) {
       return false;
     }

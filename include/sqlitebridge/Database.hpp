@@ -50,8 +50,9 @@ class Database {
   Database(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
   /// Opens the database called `name` in `Location::defaults()`.
   explicit Database(const std::string& name, const std::string& createSQL = "") noexcept;
-  /// Opens the file at `path` (or an in-memory database for ":memory:" or an
-  /// empty path) in `mode`. Fails (closed database) with SQLITE_CANTOPEN
+  /// Opens the file at `path` in `mode`: ":memory:" is a new in-memory
+  /// database, "" a private temporary one, and a "file:" URI is read as one
+  /// (SQLite's URI filenames). Fails (closed database) with SQLITE_CANTOPEN
   /// when the file cannot be opened or created, SQLITE_NOTADB when it is not
   /// a database.
   static Database open(const std::string& path, OpenMode mode = OpenMode::ReadWriteCreate) noexcept;
@@ -64,7 +65,8 @@ class Database {
 
   /// True when the connection is open.
   bool isOpen() const noexcept;
-  /// The database file's path as opened (empty for in-memory or closed).
+  /// The database file's path as opened; empty for in-memory and temporary
+  /// databases and when closed.
   std::string path() const noexcept;
 
   // MARK: Statements

@@ -1,0 +1,372 @@
+// Using SQLiteBridge from C++, through its installed CMake package
+// (find_package(SQLiteBridge CONFIG REQUIRED) + SQLiteBridge::Core).
+//
+// This program walks through the whole C++ API — values, in-memory and file
+// databases, executing SQL with and without arguments, reading rows, errors,
+// schema helpers, updateTable, prepared statements and databases opened by
+// name — and checks every result. It prints each mismatch on stderr and exits
+// with status 1 if there was any, so building and running it is also a test
+// of the installed library.
+#include <sqlitebridge/sqlitebridge.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <stdlib.h>  // mkdtemp (POSIX)
+
+namespace fs = std::filesystem;
+namespace sb = sqlitebridge;
+
+namespace {
+
+int failures = 0;
+
+// Records a failed expectation. Calls on a Database report failure by
+// returning false; the reason is in db.error() / db.lastError().
+void expect(bool condition, const char* what, int line) {
+  if (!condition) {
+    std::cerr << "cpp-consumer: line " << line << ": expected " << what << '\n';
+    ++failures;
+  }
+}
+#define EXPECT(condition) expect((condition), #condition, __LINE__)
+
+// Like EXPECT for a Database call that must succeed; shows SQLite's message.
+void expectOK(bool ok, const sb::Database& db, const char* what, int line) {
+  if (!ok) {
+    std::cerr << "cpp-consumer: line " << line << ": " << what << " failed: " << db.error() << '\n';
+    ++failures;
+  }
+}
+#define EXPECT_OK(db, call) expectOK((call), (db), #call, __LINE__)
+
+// SQLite result codes checked below (from <sqlite3.h>, named for reading).
+constexpr int kError = SQLITE_ERROR;                        // 1
+constexpr int kReadOnly = SQLITE_READONLY;                  // 8
+constexpr int kCantOpen = SQLITE_CANTOPEN;                  // 14
+constexpr int kConstraint = SQLITE_CONSTRAINT;              // 19
+constexpr int kConstraintUnique = SQLITE_CONSTRAINT_UNIQUE; // 2067
+constexpr int kRange = SQLITE_RANGE;                        // 25
+
+// MARK: - Values
+
+void values() {
+  const sb::Value null;  // default-constructed: NULL
+  EXPECT(null.isNull());
+  EXPECT(null.type() == sb::ValueType::Null);
+
+  const sb::Value small(42);  // int
+  EXPECT(small.type() == sb::ValueType::Integer);
+  EXPECT(small.asInteger() == 42);
+
+  const std::int64_t largest = std::numeric_limits<std::int64_t>::max();
+  const sb::Value big(largest);  // std::int64_t
+  EXPECT(big.type() == sb::ValueType::Integer);
+  EXPECT(big.asInteger() == largest);
+
+  const sb::Value real(2.5);  // double
+  EXPECT(real.type() == sb::ValueType::Real);
+  EXPECT(real.asReal() == 2.5);
+  EXPECT(real.asInteger() == 2);  // converted the way SQLite converts
+  EXPECT(real.asText() == "2.5");
+
+  const std::string withNul("a\0b", 3);
+  const sb::Value text(withNul);  // std::string: embedded NUL kept
+  EXPECT(text.type() == sb::ValueType::Text);
+  EXPECT(text.asText() == withNul);
+
+  const sb::Value cText("12abc");  // const char*
+  EXPECT(cText.type() == sb::ValueType::Text);
+  EXPECT(cText.asInteger() == 12);  // SQLite reads the numeric prefix
+
+  const sb::Value blob = sb::Value::fromBlob({0x00, 0x7f, 0xff});
+  EXPECT(blob.type() == sb::ValueType::Blob);
+  EXPECT(blob.asBlob() == (std::vector<std::uint8_t>{0x00, 0x7f, 0xff}));
+
+  const sb::Value emptyBlob = sb::Value::fromBlob({});  // a blob, not NULL
+  EXPECT(emptyBlob.type() == sb::ValueType::Blob);
+  EXPECT(!emptyBlob.isNull());
+  EXPECT(emptyBlob.asBlob().empty());
+}
+
+// MARK: - In-memory database: execute, rows, errors, schema
+
+void inMemory() {
+  sb::Database db = sb::Database::open(":memory:");
+  EXPECT(db.isOpen());
+
+  EXPECT_OK(db, db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, body TEXT, data BLOB)"));
+
+  // execute(sql, arguments): ? parameters, then ?NNN ones (one value, used twice).
+  const std::string withNul("x\0y", 3);
+  EXPECT_OK(db, db.execute("INSERT INTO notes(title, body, data) VALUES (?, ?, ?)",
+                           {sb::Value("first"), sb::Value(withNul), sb::Value::fromBlob({})}));
+  EXPECT(db.lastInsertRowId() == 1);
+  EXPECT(db.changes() == 1);
+  EXPECT_OK(db, db.execute("INSERT INTO notes(id, title, body) VALUES (?1, ?2, ?2)", {sb::Value(10), sb::Value("ten")}));
+  EXPECT(db.lastInsertRowId() == 10);
+
+  // execute(sql, &rows): every row, columns named as the SQL names them.
+  std::vector<sb::Row> rows;
+  EXPECT_OK(db, db.execute("SELECT id, title AS name, body, data FROM notes ORDER BY id", &rows));
+  EXPECT(rows.size() == 2);
+  if (rows.size() == 2) {
+    const sb::Row& first = rows[0];
+    EXPECT(first.size() == 4);
+    EXPECT(first.columnName(1) == "name");  // the alias
+    EXPECT(first.value(0).asInteger() == 1);
+    EXPECT(first.hasColumn("NAME"));  // case-insensitive
+    EXPECT(first.value("Name").asText() == "first");
+    EXPECT(first.value("body").asText() == withNul);
+    EXPECT(first.value(3).type() == sb::ValueType::Blob);  // zero-length blob stays a blob
+    EXPECT(!first.hasColumn("missing"));
+    EXPECT(first.value("missing").isNull());
+    EXPECT(rows[1].value("body").asText() == "ten");
+  }
+
+  // Duplicate column names: Row keeps both, lookup by name finds the leftmost.
+  sb::Row pair;
+  EXPECT_OK(db, db.execute("SELECT 1 AS n, 2 AS n", pair));
+  EXPECT(pair.size() == 2);
+  EXPECT(pair.value("n").asInteger() == 1);
+  EXPECT(pair.value(1).asInteger() == 2);
+
+  // execute(sql, row): the first row only.
+  sb::Row count;
+  EXPECT_OK(db, db.execute("SELECT count(*) AS n FROM notes", count));
+  EXPECT(count.value("n").asInteger() == 2);
+
+  // execute(sql): no rows wanted.
+  EXPECT_OK(db, db.execute("UPDATE notes SET body = 'changed'"));
+  EXPECT(db.changes() == 2);
+
+  // Errors: code, extended code, message and SQL; error() is the message.
+  const std::string duplicate = "INSERT INTO notes(title) VALUES ('first')";
+  EXPECT(!db.execute(duplicate));
+  const sb::Error error = db.lastError();
+  EXPECT(error.code == kConstraint);
+  EXPECT(error.extendedCode == kConstraintUnique);
+  EXPECT(!error.message.empty());
+  EXPECT(error.sql == duplicate);
+  EXPECT(db.error() == error.message);
+
+  // A success clears the last error.
+  EXPECT_OK(db, db.execute("SELECT 1"));
+  EXPECT(db.error().empty());
+  EXPECT(db.lastError().code == 0);
+
+  // A wrong number of arguments is an error, never a silent NULL.
+  EXPECT(!db.execute("SELECT ?, ?", {sb::Value(1)}));
+  EXPECT(db.lastError().code == kRange);
+  // Exactly one statement: trailing SQL is an error, never dropped.
+  EXPECT(!db.execute("SELECT 1; SELECT 2"));
+  EXPECT(db.lastError().code != 0);
+  // A syntax error.
+  EXPECT(!db.execute("SELEKT 1"));
+  EXPECT(db.lastError().code == kError);
+
+  // Schema helpers.
+  EXPECT(db.hasTableColumn("notes", "TITLE"));
+  EXPECT(!db.hasTableColumn("notes", "nope"));
+  EXPECT(db.lastError().code == 0);  // a missing column is not an error...
+  EXPECT(!db.hasTableColumn("missing", "id"));
+  EXPECT(db.lastError().code == kError);  // ...a missing table is
+  std::vector<std::string> columns;
+  EXPECT_OK(db, db.tableColumns("notes", columns));
+  EXPECT(columns == (std::vector<std::string>{"id", "title", "body", "data"}));
+  EXPECT(!db.tableColumns("missing", columns));
+
+  // updateTable: add a column; an empty insert copies the shared columns.
+  EXPECT_OK(db, db.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, body TEXT, "
+                               "data BLOB, pinned INTEGER NOT NULL DEFAULT 0)",
+                               "", "notes"));
+  EXPECT(db.hasTableColumn("notes", "pinned"));
+  // updateTable with an explicit insert reading from notes_old: drop columns.
+  EXPECT_OK(db, db.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE)",
+                               "INSERT INTO notes(id, title) SELECT id, title FROM notes_old", "notes"));
+  EXPECT_OK(db, db.tableColumns("notes", columns));
+  EXPECT(columns == (std::vector<std::string>{"id", "title"}));
+  // A failing updateTable leaves the table as it was.
+  EXPECT(!db.updateTable("CREATE TABLE other(x)", "", "notes"));
+  EXPECT_OK(db, db.execute("SELECT count(*) AS n FROM notes", count));
+  EXPECT(count.value("n").asInteger() == 2);
+}
+
+// MARK: - Prepared statements
+
+void statements() {
+  sb::Database db = sb::Database::open(":memory:");
+  EXPECT_OK(db, db.execute("CREATE TABLE points(x INTEGER, label TEXT)"));
+
+  // Prepare once, then bind, step and reset for each row.
+  sb::Statement insert = db.prepare("INSERT INTO points(x, label) VALUES (?, ?)");
+  EXPECT(insert.isValid());
+  for (int x = 1; x <= 3; ++x) {
+    EXPECT(insert.bind({sb::Value(x), sb::Value("point " + std::to_string(x))}));
+    EXPECT(insert.step() == sb::StepResult::Done);
+    EXPECT(insert.reset());
+  }
+
+  sb::Statement select = db.prepare("SELECT x, label FROM points WHERE x >= ? ORDER BY x");
+  EXPECT(select.isValid());
+  EXPECT(select.bind(1, sb::Value(2)));
+  EXPECT(select.columnCount() == 2);
+  EXPECT(select.columnName(1) == "label");
+  std::vector<std::int64_t> xs;
+  while (select.step() == sb::StepResult::Row) {
+    xs.push_back(select.columnValue(0).asInteger());  // a copied Value
+    const sb::ColumnView label = select.column(1);     // borrowed until the next step
+    EXPECT(label.type == sb::ValueType::Text);
+    const std::string labelText(static_cast<const char*>(label.bytes), label.size);
+    EXPECT(labelText == "point " + std::to_string(xs.back()));
+    EXPECT(select.row().value("x").asInteger() == xs.back());
+  }
+  EXPECT(xs == (std::vector<std::int64_t>{2, 3}));
+
+  // Run again with a new binding.
+  EXPECT(select.reset());
+  EXPECT(select.bindInteger(1, 3));
+  EXPECT(select.step() == sb::StepResult::Row);
+  EXPECT(select.columnType(0) == sb::ValueType::Integer);
+  EXPECT(select.column(0).integer == 3);
+  EXPECT(select.step() == sb::StepResult::Done);
+
+  // A statement that fails to prepare is invalid; the database says why.
+  const sb::Statement broken = db.prepare("SELECT * FROM nowhere");
+  EXPECT(!broken.isValid());
+  EXPECT(db.lastError().code == kError);
+}
+
+// MARK: - Database files
+
+void files(const fs::path& dir) {
+  const std::string path = (dir / "file.db").string();
+  {
+    sb::Database db = sb::Database::open(path, sb::OpenMode::ReadWriteCreate);
+    EXPECT(db.isOpen());
+    EXPECT(db.path() == path);
+    EXPECT_OK(db, db.execute("CREATE TABLE t(x)"));
+    EXPECT_OK(db, db.execute("INSERT INTO t VALUES (?)", {sb::Value(7)}));
+  }
+  {
+    sb::Database db = sb::Database::open(path, sb::OpenMode::ReadOnly);
+    sb::Row row;
+    EXPECT_OK(db, db.execute("SELECT x FROM t", row));
+    EXPECT(row.value("x").asInteger() == 7);
+    EXPECT(!db.execute("INSERT INTO t VALUES (8)"));  // read-only refuses writes
+    EXPECT(db.lastError().code == kReadOnly);
+  }
+  {
+    sb::Database db = sb::Database::open(path, sb::OpenMode::ReadWrite);
+    EXPECT_OK(db, db.execute("INSERT INTO t VALUES (8)"));
+  }
+  // ReadWrite does not create a missing file.
+  const sb::Database missing = sb::Database::open((dir / "missing.db").string(), sb::OpenMode::ReadWrite);
+  EXPECT(!missing.isOpen());
+  EXPECT(missing.lastError().code == kCantOpen);
+}
+
+// MARK: - Databases opened by name
+
+void byName(const fs::path& dir) {
+  const fs::path documents = dir / "documents";
+  const fs::path bundle = dir / "bundle";
+  fs::create_directories(documents);
+  fs::create_directories(bundle);
+
+  // A seed database shipped in the bundle directory.
+  {
+    sb::Database seed = sb::Database::open((bundle / "seeded.db").string());
+    EXPECT_OK(seed, seed.execute("CREATE TABLE notes(title TEXT)"));
+    EXPECT_OK(seed, seed.execute("INSERT INTO notes VALUES ('from the bundle')"));
+  }
+
+  sb::Location location;
+  location.documentsDirectory = documents.string();
+  location.bundleDirectory = bundle.string();
+
+  // First open copies the bundled file into the documents directory.
+  {
+    sb::Database db("seeded.db", "CREATE TABLE unused(x)", location);
+    EXPECT(db.isOpen());
+    EXPECT(fs::equivalent(db.path(), documents / "seeded.db"));
+    sb::Row row;
+    EXPECT_OK(db, db.execute("SELECT title FROM notes", row));
+    EXPECT(row.value("title").asText() == "from the bundle");
+    EXPECT(!db.hasTableColumn("unused", "x"));  // createSQL is not run for a copy
+  }
+
+  // No bundled copy: the database is created and createSQL (a script) runs.
+  {
+    sb::Database db("created.db", "CREATE TABLE t(x); INSERT INTO t VALUES (1);", location);
+    EXPECT(db.isOpen());
+    EXPECT_OK(db, db.execute("INSERT INTO t VALUES (2)"));
+  }
+  // Later opens reuse the file and do not run createSQL again.
+  {
+    sb::Database db("created.db", "CREATE TABLE t(x); INSERT INTO t VALUES (1);", location);
+    sb::Row row;
+    EXPECT_OK(db, db.execute("SELECT count(*) AS n FROM t", row));
+    EXPECT(row.value("n").asInteger() == 2);
+  }
+
+  // A name that is not a plain file name is rejected.
+  const sb::Database bad("../escape.db", "", location);
+  EXPECT(!bad.isOpen());
+  EXPECT(bad.lastError().code == kCantOpen);
+
+  // Location::defaults(): elsewhere than Apple, the current directory and
+  // the executable's directory.
+  const fs::path previous = fs::current_path();
+  fs::current_path(dir);
+  const sb::Location defaults = sb::Location::defaults();
+  EXPECT(!defaults.documentsDirectory.empty());
+#if !defined(__APPLE__)
+  EXPECT(fs::equivalent(defaults.documentsDirectory, dir));
+  EXPECT(!defaults.bundleDirectory.empty() && fs::is_directory(defaults.bundleDirectory));
+
+  // The by-name constructors without a Location use those defaults.
+  {
+    sb::Database db("defaults.db", "CREATE TABLE d(x)");
+    EXPECT(db.isOpen());
+    EXPECT(fs::equivalent(db.path(), dir / "defaults.db"));
+  }
+  {
+    sb::Database db("defaults.db");  // createSQL defaults to ""
+    EXPECT(db.hasTableColumn("d", "x"));
+  }
+#endif
+  fs::current_path(previous);
+}
+
+}  // namespace
+
+int main() {
+  // A fresh temporary directory for every database file this program makes.
+  std::string pattern = (fs::temp_directory_path() / "sqlitebridge-cpp-consumer-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    std::cerr << "cpp-consumer: cannot create a temporary directory\n";
+    return 1;
+  }
+  const fs::path dir = pattern;
+
+  values();
+  inMemory();
+  statements();
+  files(dir);
+  byName(dir);
+
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+
+  if (failures > 0) {
+    std::cerr << "cpp-consumer: " << failures << " check(s) failed\n";
+    return 1;
+  }
+  std::cout << "cpp-consumer: all checks passed\n";
+  return 0;
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SQLiteBridge
+import Testing
+
+/// Runs `body` with the path of a fresh, empty directory that is removed
+/// (with everything in it) when `body` returns or throws.
+func withTemporaryDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
+  let path = FileManager.default.temporaryDirectory
+    .appendingPathComponent("SQLiteBridgeTests-\(UUID().uuidString)", isDirectory: true).path
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try body(path)
+}
+
+/// Runs `body` with two fresh sibling directories, `documents` and `bundle`,
+/// inside one temporary root (passed too, to check that nothing escapes).
+func withLocationDirectories<Result>(
+  _ body: (_ root: String, _ documents: String, _ bundle: String) throws -> Result
+) throws -> Result {
+  try withTemporaryDirectory { root in
+    let documents = root + "/documents"
+    let bundle = root + "/bundle"
+    try FileManager.default.createDirectory(atPath: documents, withIntermediateDirectories: false)
+    try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: false)
+    return try body(root, documents, bundle)
+  }
+}
+
+/// The names in `directory` (hidden files included), sorted.
+func directoryContents(_ directory: String) throws -> [String] {
+  try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+}
+
+/// Whether a file (or directory) exists at `path`.
+func fileExists(_ path: String) -> Bool {
+  FileManager.default.fileExists(atPath: path)
+}
+
+/// The bytes of the file at `path`.
+func fileBytes(_ path: String) throws -> Data {
+  try Data(contentsOf: URL(fileURLWithPath: path))
+}
+
+/// A new in-memory database.
+func memoryDatabase() throws -> Database {
+  try Database(path: ":memory:")
+}
+
+/// Creates a database file at `path` holding what `script` makes, and closes
+/// it again.
+func makeDatabaseFile(at path: String, script: String) throws {
+  let database = try Database(path: path, mode: .readWriteCreate)
+  try database.executeScript(script)
+}
+
+/// Every schema object (type, name, table, SQL), ordered, for comparing the
+/// schema before and after an operation.
+func schemaSnapshot(_ database: Database) throws -> [[String: DatabaseValue]] {
+  try database.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name")
+}
+
+/// Every row of `table`, ordered by rowid.
+func tableSnapshot(_ database: Database, _ table: String) throws -> [Row] {
+  try database.rows("SELECT * FROM \"\(table)\" ORDER BY rowid")
+}
+
+/// The single value `sql` returns (first column of the first row).
+func scalar(_ database: Database, _ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue {
+  let rows = try database.rows(sql, arguments)
+  let row = try #require(rows.first, "\(sql) returned no row")
+  return row[0]
+}
+
+/// The names of the tables (not indexes, views or triggers) in `database`.
+func tableNames(_ database: Database) throws -> [String] {
+  try database.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { row in
+    guard case .text(let name) = row[0] else { return "" }
+    return name
+  }
+}
