@@ -45,12 +45,12 @@ void expectOK(bool ok, const sb::Database& db, const char* what, int line) {
 #define EXPECT_OK(db, call) expectOK((call), (db), #call, __LINE__)
 
 // SQLite result codes checked below (from <sqlite3.h>, named for reading).
-constexpr int kError = SQLITE_ERROR;                        // 1
-constexpr int kReadOnly = SQLITE_READONLY;                  // 8
-constexpr int kCantOpen = SQLITE_CANTOPEN;                  // 14
-constexpr int kConstraint = SQLITE_CONSTRAINT;              // 19
-constexpr int kConstraintUnique = SQLITE_CONSTRAINT_UNIQUE; // 2067
-constexpr int kRange = SQLITE_RANGE;                        // 25
+constexpr int kError = SQLITE_ERROR;                         // 1
+constexpr int kReadOnly = SQLITE_READONLY;                   // 8
+constexpr int kCantOpen = SQLITE_CANTOPEN;                   // 14
+constexpr int kConstraint = SQLITE_CONSTRAINT;               // 19
+constexpr int kConstraintUnique = SQLITE_CONSTRAINT_UNIQUE;  // 2067
+constexpr int kRange = SQLITE_RANGE;                         // 25
 
 // MARK: - Values
 
@@ -99,7 +99,8 @@ void inMemory() {
   sb::Database db = sb::Database::open(":memory:");
   EXPECT(db.isOpen());
 
-  EXPECT_OK(db, db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, body TEXT, data BLOB)"));
+  EXPECT_OK(db,
+            db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, body TEXT, data BLOB)"));
 
   // execute(sql, arguments): ? parameters, then ?NNN ones (one value, used twice).
   const std::string withNul("x\0y", 3);
@@ -107,7 +108,8 @@ void inMemory() {
                            {sb::Value("first"), sb::Value(withNul), sb::Value::fromBlob({})}));
   EXPECT(db.lastInsertRowId() == 1);
   EXPECT(db.changes() == 1);
-  EXPECT_OK(db, db.execute("INSERT INTO notes(id, title, body) VALUES (?1, ?2, ?2)", {sb::Value(10), sb::Value("ten")}));
+  EXPECT_OK(db,
+            db.execute("INSERT INTO notes(id, title, body) VALUES (?1, ?2, ?2)", {sb::Value(10), sb::Value("ten")}));
   EXPECT(db.lastInsertRowId() == 10);
 
   // execute(sql, &rows): every row, columns named as the SQL names them.
@@ -219,7 +221,7 @@ void statements() {
   std::vector<std::int64_t> xs;
   while (select.step() == sb::StepResult::Row) {
     xs.push_back(select.columnValue(0).asInteger());  // a copied Value
-    const sb::ColumnView label = select.column(1);     // borrowed until the next step
+    const sb::ColumnView label = select.column(1);    // borrowed until the next step
     EXPECT(label.type == sb::ValueType::Text);
     const std::string labelText(static_cast<const char*>(label.bytes), label.size);
     EXPECT(labelText == "point " + std::to_string(xs.back()));

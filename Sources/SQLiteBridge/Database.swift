@@ -14,7 +14,8 @@ public final class Database {
   ///
   /// On first use it copies `bundleDirectory/name` when that exists
   /// (atomically), otherwise creates the database and runs `createSQL` (any
-  /// number of statements) in one transaction; a failing script leaves no
+  /// number of statements, without BEGIN/COMMIT of its own) in one
+  /// transaction; a failing script leaves no
   /// file behind. Later opens reuse the existing file and neither copy nor
   /// run the script again.
   ///

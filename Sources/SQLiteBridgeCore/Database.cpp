@@ -138,7 +138,8 @@ bool Database::execute(const std::string& sql, std::vector<Row>* results) noexce
 
 bool Database::execute(const std::string& sql, Row& result) noexcept { return run(sql, nullptr, nullptr, &result); }
 
-bool Database::execute(const std::string& sql, const std::vector<Value>& arguments, std::vector<Row>* results) noexcept {
+bool Database::execute(const std::string& sql, const std::vector<Value>& arguments,
+                       std::vector<Row>* results) noexcept {
   return run(sql, &arguments, results, nullptr);
 }
 

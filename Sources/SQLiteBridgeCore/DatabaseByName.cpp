@@ -75,7 +75,8 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
     const std::string target = joinPath(documents, name);
     bool copied = false;
     if (!pathExists(target)) {
-      const std::string bundled = location.bundleDirectory.empty() ? std::string() : joinPath(location.bundleDirectory, name);
+      const std::string bundled =
+          location.bundleDirectory.empty() ? std::string() : joinPath(location.bundleDirectory, name);
       if (!bundled.empty() && isRegularFile(bundled)) {
         std::string problem;
         if (!copyFileAtomically(bundled, target, problem)) {

@@ -13,8 +13,7 @@ namespace sqlitebridge {
 /// ... and calls `onRow(stmt)` for each row. Records the error on
 /// `connection` and returns false on failure.
 template <typename OnRow>
-bool query(Connection& connection, const std::string& sql, std::initializer_list<std::string> arguments,
-           OnRow onRow) {
+bool query(Connection& connection, const std::string& sql, std::initializer_list<std::string> arguments, OnRow onRow) {
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v2(connection.db, sql.c_str(), -1, &stmt, nullptr);
   if (rc != SQLITE_OK) return connection.failFromSQLite(rc, sql);

@@ -6,7 +6,6 @@
 
 namespace sqlitebridge {
 
-
 std::string Row::columnName(std::size_t index) const {
   if (!names_ || index >= names_->size()) return std::string();
   return (*names_)[index];

@@ -10,9 +10,7 @@ Statement::Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt)
     : connection_(std::move(connection)), stmt_(stmt) {}
 
 Statement::Statement(Statement&& other) noexcept
-    : connection_(std::move(other.connection_)),
-      stmt_(other.stmt_),
-      columnNames_(std::move(other.columnNames_)) {
+    : connection_(std::move(other.connection_)), stmt_(other.stmt_), columnNames_(std::move(other.columnNames_)) {
   other.stmt_ = nullptr;
 }
 
@@ -194,7 +192,8 @@ Value Statement::columnValue(int index) const noexcept {
     case ValueType::Real:
       return Value(view.real);
     case ValueType::Text:
-      return view.size == 0 ? Value(std::string()) : Value(std::string(static_cast<const char*>(view.bytes), view.size));
+      return view.size == 0 ? Value(std::string())
+                            : Value(std::string(static_cast<const char*>(view.bytes), view.size));
     case ValueType::Blob:
       return Value::fromBlob(view.bytes, view.size);
   }

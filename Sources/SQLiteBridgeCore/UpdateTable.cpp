@@ -23,9 +23,8 @@ class TableRebuild {
     if (name_.empty()) return connection_.fail(SQLITE_MISUSE, "updateTable needs the name of a table", std::string());
     if (!exists("table", name_)) return connection_.fail(SQLITE_ERROR, "no such table: " + name_, std::string());
     if (exists("table", old_)) {
-      return connection_.fail(SQLITE_ERROR,
-                              "cannot update table " + name_ + ": a table named " + old_ + " already exists",
-                              std::string());
+      return connection_.fail(
+          SQLITE_ERROR, "cannot update table " + name_ + ": a table named " + old_ + " already exists", std::string());
     }
     const bool foreignKeysOn = pragma("foreign_keys") == 1;
     const bool inTransaction = sqlite3_get_autocommit(connection_.db) == 0;
@@ -129,10 +128,10 @@ class TableRebuild {
         return false;
       }
       if (!hasRows) return true;
-      return connection_.fail(SQLITE_ERROR,
-                              "the new table " + name_ +
-                                  " shares no column with the old one; give an insert statement to copy its rows",
-                              create_);
+      return connection_.fail(
+          SQLITE_ERROR,
+          "the new table " + name_ + " shares no column with the old one; give an insert statement to copy its rows",
+          create_);
     }
     return script("INSERT INTO " + quoteIdentifier(name_) + " (" + list + ") SELECT " + list + " FROM " +
                   quoteIdentifier(old_));

@@ -89,9 +89,7 @@ Value::Value(const char* text) {
   }
 }
 
-Value Value::fromBlob(std::vector<std::uint8_t> bytes) {
-  return fromBlob(bytes.data(), bytes.size());
-}
+Value Value::fromBlob(std::vector<std::uint8_t> bytes) { return fromBlob(bytes.data(), bytes.size()); }
 
 Value Value::fromBlob(const void* bytes, std::size_t size) {
   Value value;
@@ -110,8 +108,8 @@ std::int64_t Value::asInteger() const noexcept {
       return realToInteger(real_);
     default:
       return converter().convert(
-          type_, integer_, real_, bytes_, [](sqlite3_stmt* stmt) { return static_cast<std::int64_t>(sqlite3_column_int64(stmt, 0)); },
-          std::int64_t{0});
+          type_, integer_, real_, bytes_,
+          [](sqlite3_stmt* stmt) { return static_cast<std::int64_t>(sqlite3_column_int64(stmt, 0)); }, std::int64_t{0});
   }
 }
 
@@ -124,7 +122,8 @@ double Value::asReal() const noexcept {
     case ValueType::Real:
       return real_;
     default:
-      return converter().convert(type_, integer_, real_, bytes_, [](sqlite3_stmt* stmt) { return sqlite3_column_double(stmt, 0); }, 0.0);
+      return converter().convert(
+          type_, integer_, real_, bytes_, [](sqlite3_stmt* stmt) { return sqlite3_column_double(stmt, 0); }, 0.0);
   }
 }
 
@@ -140,7 +139,8 @@ std::string Value::asText() const {
           type_, integer_, real_, bytes_,
           [](sqlite3_stmt* stmt) {
             const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-            return text == nullptr ? std::string() : std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, 0)));
+            return text == nullptr ? std::string()
+                                   : std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, 0)));
           },
           std::string());
   }

@@ -15,12 +15,12 @@ class Errors : public ::testing::Test {
   void SetUp() override {
     ASSERT_TRUE(db_.isOpen()) << db_.error();
     ASSERT_TRUE(db_.execute("PRAGMA foreign_keys = ON"));
-    ASSERT_TRUE(db_.executeScript(
-        "CREATE TABLE parent(id INTEGER PRIMARY KEY);"
-        "CREATE TABLE keyed(code TEXT PRIMARY KEY, n INTEGER NOT NULL CHECK (n > 0), tag TEXT UNIQUE,"
-        "                   parent_id INTEGER REFERENCES parent(id));"
-        "INSERT INTO parent VALUES (1);"
-        "INSERT INTO keyed VALUES ('k', 1, 'tag', 1);"))
+    ASSERT_TRUE(
+        db_.executeScript("CREATE TABLE parent(id INTEGER PRIMARY KEY);"
+                          "CREATE TABLE keyed(code TEXT PRIMARY KEY, n INTEGER NOT NULL CHECK (n > 0), tag TEXT UNIQUE,"
+                          "                   parent_id INTEGER REFERENCES parent(id));"
+                          "INSERT INTO parent VALUES (1);"
+                          "INSERT INTO keyed VALUES ('k', 1, 'tag', 1);"))
         << db_.error();
   }
 
@@ -146,8 +146,7 @@ TEST_F(Errors, EverySuccessfulCallClearsTheError) {
   ASSERT_FALSE(db_.hasTableColumn("keyed", "absent"));
   expectCleared("hasTableColumn (false)");
   fail();
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE parent(id INTEGER PRIMARY KEY, label TEXT)", "", "parent"))
-      << db_.error();
+  ASSERT_TRUE(db_.updateTable("CREATE TABLE parent(id INTEGER PRIMARY KEY, label TEXT)", "", "parent")) << db_.error();
   expectCleared("updateTable");
   fail();
   ASSERT_TRUE(db_.setBusyTimeout(10));

@@ -93,12 +93,11 @@ TEST_F(Execute, TrailingGarbageIsAnErrorEvenWhenItIsNotValidSql) {
 }
 
 TEST_F(Execute, TrailingWhitespaceCommentsAndSemicolonsAreFine) {
-  for (const char* sql : {"INSERT INTO notes(title) VALUES ('a');",
-                          "INSERT INTO notes(title) VALUES ('a') ;;  \n\t",
-                          "INSERT INTO notes(title) VALUES ('a'); -- done",
-                          "INSERT INTO notes(title) VALUES ('a') /* x */",
-                          "INSERT INTO notes(title) VALUES ('a'); /* unterminated",
-                          "  -- lead\nINSERT INTO notes(title) VALUES ('a') -- trail"}) {
+  for (const char* sql :
+       {"INSERT INTO notes(title) VALUES ('a');", "INSERT INTO notes(title) VALUES ('a') ;;  \n\t",
+        "INSERT INTO notes(title) VALUES ('a'); -- done", "INSERT INTO notes(title) VALUES ('a') /* x */",
+        "INSERT INTO notes(title) VALUES ('a'); /* unterminated",
+        "  -- lead\nINSERT INTO notes(title) VALUES ('a') -- trail"}) {
     EXPECT_TRUE(db_.execute(sql)) << sql << ": " << db_.error();
   }
   EXPECT_EQ(count(), 6);

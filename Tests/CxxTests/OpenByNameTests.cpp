@@ -252,9 +252,18 @@ TEST_F(OpenByName, BadNamesAreRejectedWithCantOpenAndCreateNothing) {
   root_.makeSubdirectory("bundle/sub");
   makeBundled("sub/inner.db");
   const std::string outsideBefore = readFile(root_ / "outside.db");
-  const std::vector<std::string> badNames{"",          ".",           "..",       "a/b.db",
-                                          "sub/inner.db", "../outside.db", "/abs.db", "a\\b.db",
-                                          "..\\x.db",  std::string("a\0b.db", 6), std::string(1, '\0'), "trailing/"};
+  const std::vector<std::string> badNames{"",
+                                          ".",
+                                          "..",
+                                          "a/b.db",
+                                          "sub/inner.db",
+                                          "../outside.db",
+                                          "/abs.db",
+                                          "a\\b.db",
+                                          "..\\x.db",
+                                          std::string("a\0b.db", 6),
+                                          std::string(1, '\0'),
+                                          "trailing/"};
   for (const std::string& name : badNames) {
     Database db(name, "CREATE TABLE t(x);", location());
     EXPECT_FALSE(db.isOpen()) << "name: " << name;

@@ -148,8 +148,8 @@ TEST(OpenByPath, ReadOnlyRefusesWritesAndLeavesDataIntact) {
   Database db = Database::open(path, OpenMode::ReadOnly);
   ASSERT_TRUE(db.isOpen()) << db.error();
   EXPECT_EQ(scalarInteger(db, "SELECT sum(x) FROM t"), 3);
-  for (const char* write : {"INSERT INTO t VALUES (3)", "UPDATE t SET x = 0", "DELETE FROM t", "CREATE TABLE u(y)",
-                            "DROP TABLE t"}) {
+  for (const char* write :
+       {"INSERT INTO t VALUES (3)", "UPDATE t SET x = 0", "DELETE FROM t", "CREATE TABLE u(y)", "DROP TABLE t"}) {
     EXPECT_FALSE(db.execute(write)) << write;
     EXPECT_EQ(db.lastError().code, SQLITE_READONLY) << write;
     EXPECT_EQ(db.lastError().extendedCode & 0xff, SQLITE_READONLY) << write;

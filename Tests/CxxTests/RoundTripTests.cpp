@@ -94,10 +94,10 @@ TEST_F(RoundTrip, NaNIsStoredAsNullAsSqliteDoes) {
 }
 
 TEST_F(RoundTrip, Utf8TextComesBackExactly) {
-  for (const std::string& text : {std::string("hello"),
-                                  std::string("h\xC3\xA9llo \xE2\x9C\x93 \xE6\x97\xA5\xE6\x9C\xAC"),
-                                  std::string("\xF0\x9F\x98\x80 emoji"), std::string(100000, 'x'),
-                                  std::string("quote ' and \" and ; -- not a comment")}) {
+  for (const std::string& text :
+       {std::string("hello"), std::string("h\xC3\xA9llo \xE2\x9C\x93 \xE6\x97\xA5\xE6\x9C\xAC"),
+        std::string("\xF0\x9F\x98\x80 emoji"), std::string(100000, 'x'),
+        std::string("quote ' and \" and ; -- not a comment")}) {
     std::string type;
     const Value back = storeAndLoad(Value(text), &type);
     EXPECT_EQ(type, "text");
@@ -174,9 +174,9 @@ TEST_F(RoundTrip, SelectingABoundValueReturnsItUnchanged) {
 TEST(RoundTripFile, ValuesSurviveClosingAndReopeningTheFile) {
   TempDir dir;
   const std::string path = dir / "values.db";
-  const std::vector<Value> values{Value(std::numeric_limits<std::int64_t>::max()), Value(5e-324),
-                                  Value(std::string("n\0l", 3)), Value::fromBlob(std::vector<std::uint8_t>{}),
-                                  Value(std::string()), Value()};
+  const std::vector<Value> values{
+      Value(std::numeric_limits<std::int64_t>::max()), Value(5e-324),        Value(std::string("n\0l", 3)),
+      Value::fromBlob(std::vector<std::uint8_t>{}),    Value(std::string()), Value()};
   {
     Database db = Database::open(path);
     ASSERT_TRUE(db.isOpen()) << db.error();

@@ -109,9 +109,9 @@ TEST_F(UpdateTable, EmptyInsertCopiesTheSharedColumns) {
 }
 
 TEST_F(UpdateTable, EmptyInsertSkipsGeneratedColumns) {
-  ASSERT_TRUE(db_.executeScript(
-      "CREATE TABLE g(a INTEGER, b INTEGER, total AS (a + b));"
-      "INSERT INTO g(a, b) VALUES (1, 2), (3, 4);"))
+  ASSERT_TRUE(
+      db_.executeScript("CREATE TABLE g(a INTEGER, b INTEGER, total AS (a + b));"
+                        "INSERT INTO g(a, b) VALUES (1, 2), (3, 4);"))
       << db_.error();
   ASSERT_TRUE(db_.updateTable("CREATE TABLE g(a INTEGER, b INTEGER, total AS (a + b) STORED, note TEXT)", "", "g"))
       << db_.error();
@@ -128,8 +128,11 @@ TEST_F(UpdateTable, EmptyInsertWithNoSharedColumnsFailsWhenThereAreRows) {
 
 TEST_F(UpdateTable, RowsOfEveryTypeAreCopiedExactly) {
   ASSERT_TRUE(db_.executeScript("CREATE TABLE anything(v);")) << db_.error();
-  const std::vector<Value> values{Value(), Value(std::numeric_limits<std::int64_t>::min()), Value(-0.0),
-                                  Value(std::string("n\0l", 3)), Value::fromBlob(std::vector<std::uint8_t>{}),
+  const std::vector<Value> values{Value(),
+                                  Value(std::numeric_limits<std::int64_t>::min()),
+                                  Value(-0.0),
+                                  Value(std::string("n\0l", 3)),
+                                  Value::fromBlob(std::vector<std::uint8_t>{}),
                                   Value(std::string())};
   for (const Value& value : values) ASSERT_TRUE(db_.execute("INSERT INTO anything VALUES (?)", {value}));
   const Lines before = dump(db_, "SELECT rowid, v, typeof(v) FROM anything ORDER BY rowid");
@@ -141,8 +144,8 @@ TEST_F(UpdateTable, IndexesAreRecreatedAndEnforcedAfterwards) {
   const Lines indexesBefore =
       dump(db_, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name");
   ASSERT_EQ(indexesBefore.size(), 2u);
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
   EXPECT_EQ(dump(db_, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name"),
             indexesBefore);
@@ -154,10 +157,10 @@ TEST_F(UpdateTable, IndexesAreRecreatedAndEnforcedAfterwards) {
 }
 
 TEST_F(UpdateTable, IndexesAndTriggersTheCreateMakesItselfAreKept) {
-  ASSERT_TRUE(db_.updateTable(
-      "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER);"
-      "CREATE INDEX notes_by_created_desc ON notes(created DESC);",
-      "", "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER);"
+                      "CREATE INDEX notes_by_created_desc ON notes(created DESC);",
+                      "", "notes"))
       << db_.error();
   EXPECT_EQ(dump(db_, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name"),
             (Lines{"name=text:notes_by_created_desc", "name=text:notes_created", "name=text:notes_title"}));
@@ -166,10 +169,10 @@ TEST_F(UpdateTable, IndexesAndTriggersTheCreateMakesItselfAreKept) {
 TEST_F(UpdateTable, CreateMayRedefineAnIndexUnderItsOldName) {
   // The create script makes its own notes_title (no longer unique); the old
   // definition must not be recreated over it.
-  ASSERT_TRUE(db_.updateTable(
-      "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER);"
-      "CREATE INDEX notes_title ON notes(title);",
-      "", "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER);"
+                      "CREATE INDEX notes_title ON notes(title);",
+                      "", "notes"))
       << db_.error();
   EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'notes_title'"),
             "CREATE INDEX notes_title ON notes(title)");
@@ -177,8 +180,8 @@ TEST_F(UpdateTable, CreateMayRedefineAnIndexUnderItsOldName) {
 }
 
 TEST_F(UpdateTable, TriggersAreRecreatedAndFireAfterwards) {
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
   EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = 'notes_insert'"),
             1);
@@ -205,8 +208,8 @@ TEST_F(UpdateTable, TriggersOnOtherTablesStillTargetTheTable) {
       "CREATE TRIGGER inbox_to_notes AFTER INSERT ON inbox BEGIN INSERT INTO notes(title) VALUES (new.t); END;"))
       << db_.error();
   const std::string triggerSql = scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'inbox_to_notes'");
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
   EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'inbox_to_notes'"), triggerSql);
   ASSERT_TRUE(db_.execute("INSERT INTO inbox VALUES ('via trigger')")) << db_.error();
@@ -214,17 +217,17 @@ TEST_F(UpdateTable, TriggersOnOtherTablesStillTargetTheTable) {
 }
 
 TEST_F(UpdateTable, TableNameIsMatchedCaseInsensitively) {
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "NOTES"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "NOTES"))
       << db_.error();
   EXPECT_FALSE(db_.hasTableColumn("notes", "body"));
   EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM notes"), 3);
 }
 
 TEST_F(UpdateTable, TableNameThatNeedsQuotingWorks) {
-  ASSERT_TRUE(db_.executeScript(
-      "CREATE TABLE \"my \"\"odd\"\" table\"(a, b);"
-      "INSERT INTO \"my \"\"odd\"\" table\" VALUES (1, 2);"))
+  ASSERT_TRUE(
+      db_.executeScript("CREATE TABLE \"my \"\"odd\"\" table\"(a, b);"
+                        "INSERT INTO \"my \"\"odd\"\" table\" VALUES (1, 2);"))
       << db_.error();
   ASSERT_TRUE(db_.updateTable("CREATE TABLE \"my \"\"odd\"\" table\"(a, c)",
                               "INSERT INTO \"my \"\"odd\"\" table\"(a, c) "
@@ -236,8 +239,8 @@ TEST_F(UpdateTable, TableNameThatNeedsQuotingWorks) {
 
 TEST_F(UpdateTable, ErrorIsClearedAndPragmasAreRestoredAfterSuccess) {
   EXPECT_FALSE(db_.execute("SELECT * FROM nowhere"));
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
   EXPECT_EQ(db_.lastError().code, 0);
   EXPECT_EQ(db_.error(), "");
@@ -267,8 +270,8 @@ TEST_F(UpdateTable, ResultIsDurableInAFile) {
 TEST_F(UpdateTable, InsideAnOpenTransactionItWorksAndTheTransactionStaysOpen) {
   ASSERT_TRUE(db_.execute("BEGIN"));
   ASSERT_TRUE(db_.execute("INSERT INTO notes(title) VALUES ('in transaction')"));
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
   EXPECT_TRUE(db_.isInTransaction());
   ASSERT_TRUE(db_.execute("COMMIT")) << db_.error();
@@ -279,8 +282,8 @@ TEST_F(UpdateTable, InsideAnOpenTransactionItWorksAndTheTransactionStaysOpen) {
 TEST_F(UpdateTable, TheOuterTransactionCanRollItBack) {
   const Lines before = state();
   ASSERT_TRUE(db_.execute("BEGIN"));
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
   EXPECT_FALSE(db_.hasTableColumn("notes", "body"));
   ASSERT_TRUE(db_.execute("ROLLBACK")) << db_.error();
@@ -304,8 +307,8 @@ TEST_F(UpdateTable, FailureInsideAnOpenTransactionKeepsTheTransactionAndItsEarli
 TEST_F(UpdateTable, UserSavepointAroundItCanBeRolledBack) {
   const Lines before = state();
   ASSERT_TRUE(db_.execute("SAVEPOINT mine"));
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
   ASSERT_TRUE(db_.execute("ROLLBACK TO mine")) << db_.error();
   ASSERT_TRUE(db_.execute("RELEASE mine")) << db_.error();
@@ -360,8 +363,8 @@ TEST_F(UpdateTable, ActiveReadOfTheTableMakesItFailAndLeavesEverythingUntouched)
   {
     sqlitebridge::Statement reading = db_.prepare("SELECT * FROM notes");
     ASSERT_EQ(reading.step(), sqlitebridge::StepResult::Row);
-    EXPECT_FALSE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)",
-                                 "", "notes"));
+    EXPECT_FALSE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
+                                 "notes"));
     EXPECT_TRUE(db_.lastError().isError());
   }
   expectUntouched(before);
@@ -416,8 +419,8 @@ TEST_F(UpdateTable, InsertThatRunsSeveralStatementsFailingLateLeavesEverythingUn
 TEST_F(UpdateTable, RecreatedIndexOnADroppedColumnFailsAndLeavesEverythingUntouched) {
   const Lines before = state();
   // notes_created indexes created, which the new table no longer has.
-  EXPECT_FALSE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT)", "",
-                               "notes"));
+  EXPECT_FALSE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT)", "", "notes"));
   EXPECT_EQ(db_.lastError().code, SQLITE_ERROR);
   EXPECT_NE(db_.error().find("created"), std::string::npos) << db_.error();
   EXPECT_NE(db_.lastError().sql.find("notes_created"), std::string::npos) << db_.lastError().sql;
@@ -440,8 +443,8 @@ TEST_F(UpdateTable, RecreatedUniqueIndexThatNoLongerHoldsFailsAndLeavesEverythin
 
 TEST_F(UpdateTable, FailureThenSuccessWorks) {
   EXPECT_FALSE(db_.updateTable("CREATE TABLEX notes(id)", "", "notes"));
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "",
-                              "notes"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
   EXPECT_EQ(db_.lastError().code, 0);
   EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM notes"), 3);
@@ -451,13 +454,13 @@ TEST_F(UpdateTable, FailureThenSuccessWorks) {
 
 TEST(UpdateTableAutoincrement, SequenceIsNotLowered) {
   Database db = Database::open(":memory:");
-  ASSERT_TRUE(db.executeScript(
-      "CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);"
-      "INSERT INTO items(name) VALUES ('a'), ('b'), ('c');"
-      "DELETE FROM items WHERE id >= 2;"))
+  ASSERT_TRUE(
+      db.executeScript("CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);"
+                       "INSERT INTO items(name) VALUES ('a'), ('b'), ('c');"
+                       "DELETE FROM items WHERE id >= 2;"))
       << db.error();
-  ASSERT_TRUE(db.updateTable("CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, extra TEXT)", "",
-                             "items"))
+  ASSERT_TRUE(
+      db.updateTable("CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, extra TEXT)", "", "items"))
       << db.error();
   EXPECT_EQ(dump(db, "SELECT seq, typeof(seq) AS type FROM sqlite_sequence WHERE name = 'items'"),
             (Lines{"seq=int:3|type=text:integer"}));
@@ -467,10 +470,10 @@ TEST(UpdateTableAutoincrement, SequenceIsNotLowered) {
 
 TEST(UpdateTableAutoincrement, HigherSequenceReachedByTheInsertIsKept) {
   Database db = Database::open(":memory:");
-  ASSERT_TRUE(db.executeScript(
-      "CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);"
-      "INSERT INTO items(name) VALUES ('a'), ('b'), ('c');"
-      "DELETE FROM items WHERE id >= 2;"))
+  ASSERT_TRUE(
+      db.executeScript("CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);"
+                       "INSERT INTO items(name) VALUES ('a'), ('b'), ('c');"
+                       "DELETE FROM items WHERE id >= 2;"))
       << db.error();
   // The insert adds a row above the old sequence (3): the sequence must end at 10.
   ASSERT_TRUE(db.updateTable("CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)",
@@ -520,8 +523,8 @@ class UpdateTableForeignKeys : public ::testing::Test {
 
 TEST_F(UpdateTableForeignKeys, RebuildingTheParentKeepsChildReferencesAndRows) {
   const Lines childRows = dump(db_, "SELECT * FROM child ORDER BY id");
-  ASSERT_TRUE(db_.updateTable("CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT, rank INTEGER DEFAULT 0)", "",
-                              "parent"))
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT, rank INTEGER DEFAULT 0)", "", "parent"))
       << db_.error();
   // The child still references "parent", not "parent_old".
   EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'child'"), childSql_);
@@ -594,9 +597,9 @@ TEST_F(UpdateTableForeignKeys, InsideATransactionRebuildingAReferencedTableFails
 }
 
 TEST_F(UpdateTableForeignKeys, SelfReferencingTableKeepsItsReferenceToItself) {
-  ASSERT_TRUE(db_.executeScript(
-      "CREATE TABLE tree(id INTEGER PRIMARY KEY, up INTEGER REFERENCES tree(id));"
-      "INSERT INTO tree VALUES (1, NULL), (2, 1), (3, 2);"))
+  ASSERT_TRUE(
+      db_.executeScript("CREATE TABLE tree(id INTEGER PRIMARY KEY, up INTEGER REFERENCES tree(id));"
+                        "INSERT INTO tree VALUES (1, NULL), (2, 1), (3, 2);"))
       << db_.error();
   ASSERT_TRUE(db_.updateTable("CREATE TABLE tree(id INTEGER PRIMARY KEY, up INTEGER REFERENCES tree(id), name TEXT)",
                               "", "tree"))
@@ -616,10 +619,10 @@ TEST_F(UpdateTableForeignKeys, FailureForAnotherReasonAlsoRestoresForeignKeys) {
 
 TEST(UpdateTableForeignKeysOff, RebuildIsNotCheckedWhenForeignKeysAreOff) {
   Database db = Database::open(":memory:");
-  ASSERT_TRUE(db.executeScript(
-      "CREATE TABLE parent(id INTEGER PRIMARY KEY);"
-      "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id));"
-      "INSERT INTO parent VALUES (1); INSERT INTO child VALUES (10, 1);"))
+  ASSERT_TRUE(
+      db.executeScript("CREATE TABLE parent(id INTEGER PRIMARY KEY);"
+                       "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id));"
+                       "INSERT INTO parent VALUES (1); INSERT INTO child VALUES (10, 1);"))
       << db.error();
   const std::string childSql = scalarText(db, "SELECT sql FROM sqlite_schema WHERE name = 'child'");
   ASSERT_TRUE(db.updateTable("CREATE TABLE parent(id INTEGER PRIMARY KEY, extra)",

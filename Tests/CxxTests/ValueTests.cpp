@@ -232,19 +232,42 @@ TEST(Value, TextConvertsToNumbersAsSqliteDoes) {
   EXPECT_EQ(Value("2.5").asReal(), 2.5);
   EXPECT_EQ(Value("-17").asInteger(), -17);
   RawSqlite raw;
-  for (const char* text : {"12abc", " 42", "42 ", "1e3", "1.5e3", "2.5", "-2.7", "abc", "", "0x10", "+5", "  -3  ",
-                           "9223372036854775807", "9223372036854775808", "-9223372036854775809", "1e400",
-                           "99999999999999999999", ".5", "5.", "\t7", "1_000", "NaN", "inf"}) {
+  for (const char* text : {"12abc",
+                           " 42",
+                           "42 ",
+                           "1e3",
+                           "1.5e3",
+                           "2.5",
+                           "-2.7",
+                           "abc",
+                           "",
+                           "0x10",
+                           "+5",
+                           "  -3  ",
+                           "9223372036854775807",
+                           "9223372036854775808",
+                           "-9223372036854775809",
+                           "1e400",
+                           "99999999999999999999",
+                           ".5",
+                           "5.",
+                           "\t7",
+                           "1_000",
+                           "NaN",
+                           "inf"}) {
     expectMatchesSqlite(Value(text), raw.ofText(text), std::string("text \"") + text + "\"");
   }
-  const std::string withNul("12\0" "34", 5);
+  const std::string withNul(
+      "12\0"
+      "34",
+      5);
   expectMatchesSqlite(Value(withNul), raw.ofText(withNul), "text with NUL");
 }
 
 TEST(Value, BlobConvertsAsSqliteDoes) {
   RawSqlite raw;
-  for (const std::string& bytes : {std::string("123"), std::string("4.5x"), std::string("\x00\x01\xff", 3),
-                                   std::string(), std::string("abc")}) {
+  for (const std::string& bytes :
+       {std::string("123"), std::string("4.5x"), std::string("\x00\x01\xff", 3), std::string(), std::string("abc")}) {
     const Value value = Value::fromBlob(bytes.data(), bytes.size());
     expectMatchesSqlite(value, raw.ofBlob(bytes), "blob of " + std::to_string(bytes.size()) + " bytes");
   }

@@ -38,7 +38,8 @@ class Database {
   /// On first use (no file there yet) it copies `<bundleDirectory>/<name>`
   /// when that exists (atomically: temporary file, fsync, link into place),
   /// otherwise creates the database and runs `createSQL` (a script of any
-  /// number of statements) in one transaction. Either way the file appears
+  /// number of statements, without BEGIN/COMMIT of its own) in one
+  /// transaction. Either way the file appears
   /// complete or not at all: a failing script leaves nothing behind. Later
   /// opens use the existing file and neither copy nor run the script again.
   ///

@@ -16,7 +16,8 @@ defer { try? FileManager.default.removeItem(at: directory) }
 
 // DatabaseValue and its literals.
 let values: [DatabaseValue] = [nil, 42, 1.5, "text", .blob(Data([0, 1])), .integer(-1), .real(0), .text("")]
-check(values[0] == .null && values[1] == .integer(42) && values[2] == .real(1.5) && values[3] == .text("text"), "literals")
+check(
+  values[0] == .null && values[1] == .integer(42) && values[2] == .real(1.5) && values[3] == .text("text"), "literals")
 check(Set(values).count == values.count, "DatabaseValue is Hashable")
 
 // DatabaseLocation and the by-name constructor (created with its SQL).
@@ -75,5 +76,14 @@ do {
 let memory = try Database(path: ":memory:")
 check(try memory.execute("SELECT 1 + 1 AS two") == [["two": 2]], "in-memory database")
 let _: OpenMode = .readWriteCreate
+
+// The by-name constructor with its defaults: DatabaseLocation.default (the
+// working directory here) and no creation SQL.
+let previousDirectory = FileManager.default.currentDirectoryPath
+FileManager.default.changeCurrentDirectoryPath(directory.path)
+let byDefaults = try Database(name: "defaults.db")
+check(try byDefaults.execute("SELECT count(*) AS n FROM sqlite_schema") == [["n": 0]], "empty database by name")
+check(FileManager.default.fileExists(atPath: directory.appendingPathComponent("defaults.db").path), "default location")
+FileManager.default.changeCurrentDirectoryPath(previousDirectory)
 
 print("swift-consumer: every Swift contract name used and checked")
