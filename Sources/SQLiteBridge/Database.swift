@@ -61,19 +61,7 @@ public final class Database {
   @discardableResult
   public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[String: DatabaseValue]] {
     var statement = try prepared(sql, arguments)
-    let columnCount = statement.columnCount()
-    // Keys are hashed once per query; each row's dictionary reuses the
-    // template's hash table through mapValues.
-    var template = [String: Int](minimumCapacity: Int(columnCount))
-    for (index, name) in statement.columnNameList().enumerated() where template[name] == nil {
-      template[name] = index
-    }
-    var result: [[String: DatabaseValue]] = []
-    while try step(&statement) {
-      let values = statement.currentValues(count: columnCount)
-      result.append(template.mapValues { values[$0] })
-    }
-    return result
+    return try dictionaries(&statement)
   }
 
   /// Runs exactly one statement, like `execute`, and returns its rows with
@@ -82,22 +70,7 @@ public final class Database {
   /// - Throws: `DatabaseError`, as `execute`.
   public func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [Row] {
     var statement = try prepared(sql, arguments)
-    let columnCount = statement.columnCount()
-    let names = statement.columnNameList()
-    var result: [Row] = []
-    while try step(&statement) {
-      result.append(Row(columnNames: names, values: statement.currentValues(count: columnCount)))
-    }
-    return result
-  }
-
-  /// Runs a script of any number of statements (migrations, seed data),
-  /// ignoring rows. Stops at the first failing statement; earlier ones stay
-  /// applied unless the script holds its own transaction.
-  ///
-  /// - Throws: `DatabaseError` naming the failing statement.
-  public func executeScript(_ sql: String) throws {
-    guard core.executeScript(std.string(sql)) else { throw lastError }
+    return try rows(&statement)
   }
 
   // MARK: Schema
@@ -161,14 +134,26 @@ public final class Database {
 
   // MARK: Statements
 
-  /// Prepares exactly one statement and binds `arguments`, checking their
-  /// count in the core.
+  /// Lends the cached statement for `sql` (preparing it on first use; the
+  /// core checks it is exactly one statement) and binds `arguments`,
+  /// checking their count in the core.
   func prepared(_ sql: String, _ arguments: [DatabaseValue]) throws -> sqlitebridge.Statement {
-    var statement = core.prepare(std.string(sql))
-    guard statement.isValid(), statement.expectArgumentCount(arguments.count) else { throw lastError }
+    var statement = try cachedStatement(sql)
+    guard statement.expectArgumentCount(arguments.count) else { throw lastError }
     for (offset, argument) in arguments.enumerated() where !statement.bind(argument, at: Int32(offset + 1)) {
       throw lastError
     }
+    return statement
+  }
+
+  /// The statement cache's statement for `sql`, unbound.
+  func cachedStatement(_ sql: String) throws -> sqlitebridge.Statement {
+    var text = sql
+    // withUTF8 cannot return a non-copyable value, so it is moved out
+    // through an optional.
+    var lent: sqlitebridge.Statement?
+    text.withUTF8 { lent = core.cachedStatement($0.baseAddress, $0.count) }
+    guard let statement = lent.take(), statement.isValid() else { throw lastError }
     return statement
   }
 
@@ -179,5 +164,36 @@ public final class Database {
     case .Done: return false
     default: throw lastError
     }
+  }
+
+  /// Steps through every row, handing `body` a view of each. The columns
+  /// are read after the first step, so a statement SQLite re-prepared after
+  /// a schema change reports its new columns.
+  func forEachRow(of statement: inout sqlitebridge.Statement, _ body: (RowView) throws -> Void) throws {
+    try withUnsafeMutablePointer(to: &statement) { pointer in
+      var columns: ColumnTable?
+      while try step(&pointer.pointee) {
+        let table = columns ?? ColumnTable(pointer.pointee)
+        columns = table
+        try body(RowView(statement: UnsafePointer(pointer), columns: table))
+      }
+    }
+  }
+
+  /// Every row of `statement` as a dictionary (leftmost duplicate wins).
+  func dictionaries(_ statement: inout sqlitebridge.Statement) throws -> [[String: DatabaseValue]] {
+    var result: [[String: DatabaseValue]] = []
+    try forEachRow(of: &statement) { row in
+      let values = row.statement.pointee.currentValues(count: row.columns.count)
+      result.append(row.columns.dictionaryTemplate.mapValues { values[$0] })
+    }
+    return result
+  }
+
+  /// Every row of `statement`, all columns kept.
+  func rows(_ statement: inout sqlitebridge.Statement) throws -> [Row] {
+    var result: [Row] = []
+    try forEachRow(of: &statement) { result.append($0.copy()) }
+    return result
   }
 }

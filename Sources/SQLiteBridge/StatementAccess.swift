@@ -43,11 +43,6 @@ extension sqlitebridge.Statement {
     }
   }
 
-  /// The result column names, in order.
-  func columnNameList() -> [String] {
-    (0..<columnCount()).map { String(columnName($0)) }
-  }
-
   /// The current row's values, in column order.
   func currentValues(count: Int32) -> [DatabaseValue] {
     (0..<count).map { DatabaseValue(column($0)) }

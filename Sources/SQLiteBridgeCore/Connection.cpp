@@ -2,8 +2,14 @@
 
 namespace sqlitebridge {
 
-Connection::~Connection() {
+Connection::~Connection() { close(); }
+
+void Connection::close() noexcept {
+  // Every statement must be finalized before sqlite3_close succeeds; lent
+  // ones hold this connection alive, so only idle ones can be left here.
+  statementCache.clear();
   if (db != nullptr) sqlite3_close(db);
+  db = nullptr;
 }
 
 void Connection::clearError() noexcept {

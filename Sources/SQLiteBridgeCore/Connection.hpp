@@ -3,8 +3,10 @@
 // it alive and record their errors where the Database reports them. Internal.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
+#include "StatementCache.hpp"
 #include "sqlitebridge/Error.hpp"
 #include "sqlitebridge/SQLite.hpp"
 
@@ -21,6 +23,13 @@ class Connection {
   sqlite3* db = nullptr;
   std::string path;
   Error error;
+  /// Statements lent to execute, rows, forEachRow, ... by SQL text.
+  StatementCache statementCache;
+  /// Statements compiled on this connection so far (to observe the cache).
+  std::int64_t preparedCount = 0;
+
+  /// Finalizes cached statements and closes the handle, keeping the error.
+  void close() noexcept;
 
   /// Forgets the last error (a call is starting).
   void clearError() noexcept;

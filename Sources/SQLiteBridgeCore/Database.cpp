@@ -69,45 +69,84 @@ sqlite3* Database::handle() const noexcept { return connection_ ? connection_->d
 
 // MARK: Statements
 
-Statement Database::prepare(const std::string& sql) noexcept {
+Statement Database::prepare(const std::string& sql) noexcept { return prepareText(sql.data(), sql.size(), false); }
+
+Statement Database::cachedStatement(const std::string& sql) noexcept {
+  return prepareText(sql.data(), sql.size(), true);
+}
+
+Statement Database::cachedStatement(const void* utf8, std::size_t size) noexcept {
+  return prepareText(utf8 != nullptr ? static_cast<const char*>(utf8) : "", size, true);
+}
+
+Statement Database::prepareText(const char* text, std::size_t size, bool cached) noexcept {
   if (!beginCall()) return Statement();
   Connection& connection = *connection_;
-  if (sql.size() >= static_cast<std::size_t>(INT_MAX)) {
-    connection.fail(SQLITE_TOOBIG, "the SQL text is too long", std::string());
-    return Statement();
+  const std::string_view sql(text, size);
+  if (cached) {
+    if (StatementCache::Entry* entry = connection.statementCache.lend(sql)) {
+      return Statement(connection_, entry->stmt, entry);
+    }
   }
-  sqlite3_stmt* stmt = nullptr;
-  const char* tail = nullptr;
-  const int rc = sqlite3_prepare_v2(connection.db, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
-  if (rc != SQLITE_OK) {
-    connection.failFromSQLite(rc, sql);
-    return Statement();
-  }
-  if (stmt == nullptr) {
-    connection.fail(SQLITE_MISUSE, "no SQL statement to run (the text is empty or only comments)", sql);
-    return Statement();
-  }
-  const std::size_t rest = skipIgnorable(sql, static_cast<std::size_t>(tail - sql.data()));
-  if (rest < sql.size()) {
-    sqlite3_finalize(stmt);
-    try {
+  try {
+    if (size >= static_cast<std::size_t>(INT_MAX)) {
+      connection.fail(SQLITE_TOOBIG, "the SQL text is too long", std::string());
+      return Statement();
+    }
+    sqlite3_stmt* stmt = nullptr;
+    const char* tail = nullptr;
+    const int rc = sqlite3_prepare_v2(connection.db, text, static_cast<int>(size), &stmt, &tail);
+    if (rc != SQLITE_OK) {
+      connection.failFromSQLite(rc, std::string(sql));
+      return Statement();
+    }
+    if (stmt == nullptr) {
+      connection.fail(SQLITE_MISUSE, "no SQL statement to run (the text is empty or only comments)", std::string(sql));
+      return Statement();
+    }
+    ++connection.preparedCount;
+    const std::size_t rest = skipIgnorable(sql, static_cast<std::size_t>(tail - text));
+    if (rest < size) {
+      sqlite3_finalize(stmt);
       connection.fail(SQLITE_MISUSE,
                       "execute runs exactly one statement, but more SQL follows it: \"" + excerpt(sql, rest) +
                           "\" (use executeScript for several statements)",
-                      sql);
-    } catch (...) {
-      connection.fail(SQLITE_MISUSE, "execute runs exactly one statement, but more SQL follows it", sql);
+                      std::string(sql));
+      return Statement();
     }
+    StatementCache::Entry* entry = cached ? connection.statementCache.add(sql, stmt) : nullptr;
+    return Statement(connection_, stmt, entry);
+  } catch (...) {
+    connection.fail(SQLITE_NOMEM, "out of memory while preparing a statement", std::string());
     return Statement();
   }
-  return Statement(connection_, stmt);
 }
 
-bool Database::run(const std::string& sql, const std::vector<Value>* arguments, std::vector<Row>* results,
-                   Row* firstRow) noexcept {
-  Statement statement = prepare(sql);
+bool Database::validate(const std::string& sql) noexcept { return prepare(sql).isValid(); }
+
+Statement Database::prepareNext(const std::string& sql, std::size_t& offset) noexcept {
+  if (!beginCall()) return Statement();
+  sqlite3_stmt* stmt = nullptr;
+  if (!prepareNextStatement(*connection_, sql, offset, &stmt) || stmt == nullptr) return Statement();
+  return Statement(connection_, stmt, nullptr);
+}
+
+bool Database::finishEarlyStop() noexcept {
+  if (connection_ && !connection_->error.isError()) {
+    connection_->fail(SQLITE_ABORT, "the bind callback gave up (returned false)", std::string());
+  }
+  return false;
+}
+
+bool Database::run(const std::string& sql, const std::vector<Value>* arguments, const NamedValues* named,
+                   std::vector<Row>* results, Row* firstRow) noexcept {
+  Statement statement = cachedStatement(sql);
   if (!statement.isValid()) return false;
-  if (arguments != nullptr ? !statement.bind(*arguments) : !statement.expectArgumentCount(0)) return false;
+  if (named != nullptr) {
+    if (!statement.bind(*named)) return false;
+  } else if (arguments != nullptr ? !statement.bind(*arguments) : !statement.expectArgumentCount(0)) {
+    return false;
+  }
   try {
     std::vector<Row> rows;
     bool haveFirst = false;
@@ -133,20 +172,42 @@ bool Database::run(const std::string& sql, const std::vector<Value>* arguments, 
 }
 
 bool Database::execute(const std::string& sql, std::vector<Row>* results) noexcept {
-  return run(sql, nullptr, results, nullptr);
+  return run(sql, nullptr, nullptr, results, nullptr);
 }
 
-bool Database::execute(const std::string& sql, Row& result) noexcept { return run(sql, nullptr, nullptr, &result); }
+bool Database::execute(const std::string& sql, Row& result) noexcept {
+  return run(sql, nullptr, nullptr, nullptr, &result);
+}
 
 bool Database::execute(const std::string& sql, const std::vector<Value>& arguments,
                        std::vector<Row>* results) noexcept {
-  return run(sql, &arguments, results, nullptr);
+  return run(sql, &arguments, nullptr, results, nullptr);
+}
+
+bool Database::execute(const std::string& sql, const NamedValues& arguments, std::vector<Row>* results) noexcept {
+  return run(sql, nullptr, &arguments, results, nullptr);
 }
 
 bool Database::executeScript(const std::string& sql) noexcept {
   if (!beginCall()) return false;
   return runScript(*connection_, sql);
 }
+
+// MARK: Statement cache
+
+std::size_t Database::statementCacheCapacity() const noexcept {
+  return connection_ ? connection_->statementCache.capacity() : 0;
+}
+
+void Database::setStatementCacheCapacity(std::size_t capacity) noexcept {
+  if (connection_) connection_->statementCache.setCapacity(capacity);
+}
+
+void Database::clearStatementCache() noexcept {
+  if (connection_) connection_->statementCache.clear();
+}
+
+std::int64_t Database::preparedStatementCount() const noexcept { return connection_ ? connection_->preparedCount : 0; }
 
 // MARK: State
 

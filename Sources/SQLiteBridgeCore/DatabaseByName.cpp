@@ -38,7 +38,7 @@ bool createDatabase(Connection& connection, const std::string& target, const std
   bool ok = runScript(connection, "BEGIN IMMEDIATE") && runScript(connection, createSQL);
   if (ok && sqlite3_get_autocommit(connection.db) == 0) ok = runScript(connection, "COMMIT");
   const Error failure = connection.error;  // closing must not lose it
-  closeConnection(connection);
+  connection.close();
   if (!ok) {
     connection.error = failure;
     removeDatabaseFiles(temporary);
@@ -97,7 +97,7 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
     connection.path = target;
     return true;
   } catch (...) {
-    closeConnection(connection);
+    connection.close();
     return connection.fail(SQLITE_NOMEM, "out of memory while opening database \"" + name + "\"", std::string());
   }
 }

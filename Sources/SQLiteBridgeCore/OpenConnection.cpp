@@ -21,13 +21,8 @@ int openFlags(OpenMode mode) noexcept {
 
 }  // namespace
 
-void closeConnection(Connection& connection) noexcept {
-  if (connection.db != nullptr) sqlite3_close(connection.db);
-  connection.db = nullptr;
-}
-
 bool openConnection(Connection& connection, const std::string& path, OpenMode mode) noexcept {
-  closeConnection(connection);
+  connection.close();
   connection.clearError();
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &db, openFlags(mode), nullptr);
@@ -59,7 +54,7 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
       connection.error.message += ": " + path;
     } catch (...) {
     }
-    closeConnection(connection);
+    connection.close();
     return false;
   }
   try {
@@ -68,7 +63,7 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     const char* file = sqlite3_db_filename(db, "main");
     connection.path = file == nullptr || *file == '\0' ? std::string() : path;
   } catch (...) {
-    closeConnection(connection);
+    connection.close();
     return connection.fail(SQLITE_NOMEM, "out of memory", std::string());
   }
   return true;

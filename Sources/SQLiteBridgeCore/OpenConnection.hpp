@@ -14,7 +14,4 @@ namespace sqlitebridge {
 /// stays closed with its error set; returns false.
 bool openConnection(Connection& connection, const std::string& path, OpenMode mode) noexcept;
 
-/// Closes the connection's handle, keeping its error.
-void closeConnection(Connection& connection) noexcept;
-
 }  // namespace sqlitebridge

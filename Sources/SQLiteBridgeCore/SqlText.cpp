@@ -14,7 +14,7 @@ std::string quoteIdentifier(const std::string& identifier) {
   return quoted;
 }
 
-bool sameIdentifier(const std::string& a, const std::string& b) noexcept {
+bool sameIdentifier(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
     char x = a[i];
@@ -26,20 +26,20 @@ bool sameIdentifier(const std::string& a, const std::string& b) noexcept {
   return true;
 }
 
-std::size_t skipIgnorable(const std::string& sql, std::size_t from) noexcept {
+std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept {
   std::size_t i = from;
   const std::size_t n = sql.size();
   while (i < n) {
     const char c = sql[i];
-    // SQLite's whitespace: space, tab, newline, form feed, carriage return.
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ';') {
+    // SQLite's whitespace: space, tab, newline, vertical tab, form feed, CR.
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ';') {
       ++i;
     } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
       while (i < n && sql[i] != '\n') ++i;
     } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
       // An unterminated block comment runs to the end, as in SQLite.
       const std::size_t close = sql.find("*/", i + 2);
-      i = close == std::string::npos ? n : close + 2;
+      i = close == std::string_view::npos ? n : close + 2;
     } else {
       break;
     }
@@ -47,9 +47,9 @@ std::size_t skipIgnorable(const std::string& sql, std::size_t from) noexcept {
   return i;
 }
 
-std::string excerpt(const std::string& sql, std::size_t from, std::size_t limit) {
+std::string excerpt(std::string_view sql, std::size_t from, std::size_t limit) {
   if (from >= sql.size()) return std::string();
-  std::string text = sql.substr(from, limit);
+  std::string text(sql.substr(from, limit));
   if (sql.size() - from > limit) text += "...";
   return text;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace sqlitebridge {
 
@@ -10,14 +11,14 @@ namespace sqlitebridge {
 std::string quoteIdentifier(const std::string& identifier);
 
 /// Whether two identifiers are the same to SQLite: equal but for ASCII case.
-bool sameIdentifier(const std::string& a, const std::string& b) noexcept;
+bool sameIdentifier(std::string_view a, std::string_view b) noexcept;
 
 /// Position of the first character at or after `from` that is not
 /// whitespace, a semicolon or a comment; `sql.size()` when only those remain.
-std::size_t skipIgnorable(const std::string& sql, std::size_t from) noexcept;
+std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept;
 
 /// At most `limit` characters of `sql` starting at `from`, with "..." when
 /// cut, for error messages.
-std::string excerpt(const std::string& sql, std::size_t from, std::size_t limit = 60);
+std::string excerpt(std::string_view sql, std::size_t from, std::size_t limit = 60);
 
 }  // namespace sqlitebridge

@@ -1,31 +1,52 @@
 #include "sqlitebridge/Statement.hpp"
 
 #include <climits>
+#include <cstring>
 
 #include "Connection.hpp"
 
 namespace sqlitebridge {
 
-Statement::Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt) noexcept
-    : connection_(std::move(connection)), stmt_(stmt) {}
+Statement::Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt, void* cacheEntry) noexcept
+    : connection_(std::move(connection)), stmt_(stmt), cacheEntry_(cacheEntry) {}
 
 Statement::Statement(Statement&& other) noexcept
-    : connection_(std::move(other.connection_)), stmt_(other.stmt_), columnNames_(std::move(other.columnNames_)) {
+    : connection_(std::move(other.connection_)),
+      stmt_(other.stmt_),
+      cacheEntry_(other.cacheEntry_),
+      namedBound_(std::move(other.namedBound_)),
+      columnNames_(std::move(other.columnNames_)) {
   other.stmt_ = nullptr;
+  other.cacheEntry_ = nullptr;
 }
 
 Statement& Statement::operator=(Statement&& other) noexcept {
   if (this != &other) {
-    sqlite3_finalize(stmt_);
+    release();
     connection_ = std::move(other.connection_);
     stmt_ = other.stmt_;
+    cacheEntry_ = other.cacheEntry_;
+    namedBound_ = std::move(other.namedBound_);
     columnNames_ = std::move(other.columnNames_);
     other.stmt_ = nullptr;
+    other.cacheEntry_ = nullptr;
   }
   return *this;
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() { release(); }
+
+void Statement::release() noexcept {
+  if (stmt_ == nullptr) return;
+  if (cacheEntry_ != nullptr && connection_) {
+    // Lent by the statement cache: return it (reset, bindings cleared).
+    connection_->statementCache.giveBack(static_cast<StatementCache::Entry*>(cacheEntry_));
+  } else {
+    sqlite3_finalize(stmt_);
+  }
+  stmt_ = nullptr;
+  cacheEntry_ = nullptr;
+}
 
 std::string Statement::sql() const noexcept {
   const char* text = stmt_ ? sqlite3_sql(stmt_) : nullptr;
@@ -34,10 +55,12 @@ std::string Statement::sql() const noexcept {
 
 bool Statement::isReadOnly() const noexcept { return stmt_ != nullptr && sqlite3_stmt_readonly(stmt_) != 0; }
 
-bool Statement::fail(int code, const std::string& message) noexcept {
+bool Statement::fail(int code, const std::string& message) const noexcept {
   if (connection_) connection_->fail(code, message, sql());
   return false;
 }
+
+bool Statement::hasError() const noexcept { return connection_ && connection_->error.isError(); }
 
 bool Statement::check(int resultCode) noexcept {
   if (resultCode == SQLITE_OK) return true;
@@ -127,10 +150,111 @@ bool Statement::bind(int index, const Value& value) noexcept {
   }
 }
 
+bool Statement::bind(int index, const char* text) noexcept {
+  if (text == nullptr) return bindNull(index);
+  return bindText(index, text, std::strlen(text));
+}
+
+bool Statement::bindUnsigned(int index, unsigned long long value) noexcept {
+  if (value > static_cast<unsigned long long>(INT64_MAX)) {
+    return checkIndex(index) &&
+           fail(SQLITE_RANGE, "the unsigned value " + std::to_string(value) + " for parameter " +
+                                  std::to_string(index) + " does not fit SQLite's 64-bit signed integer");
+  }
+  return bindInteger(index, static_cast<std::int64_t>(value));
+}
+
 bool Statement::bind(const std::vector<Value>& arguments) noexcept {
   if (!expectArgumentCount(arguments.size())) return false;
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     if (!bind(static_cast<int>(i + 1), arguments[i])) return false;
+  }
+  return true;
+}
+
+bool Statement::bind(const NamedValues& arguments) noexcept {
+  if (!beginNamedArguments()) return false;
+  for (const auto& argument : arguments) {
+    const ParameterMatch match = matchNamedArgument(argument.first.data(), argument.first.size());
+    if (match.count == 0) return false;
+    for (int i = 0; i < match.count; ++i) {
+      if (!bind(match.index(i), argument.second)) return false;
+    }
+  }
+  return endNamedArguments();
+}
+
+bool Statement::beginNamedArguments() noexcept {
+  if (stmt_ == nullptr) return fail(SQLITE_MISUSE, "the statement is not prepared");
+  const int count = sqlite3_bind_parameter_count(stmt_);
+  for (int index = 1; index <= count; ++index) {
+    const char* name = sqlite3_bind_parameter_name(stmt_, index);
+    if (name == nullptr || name[0] == '?') {
+      return fail(SQLITE_RANGE, "parameter " + std::to_string(index) +
+                                    " is positional (?), so the statement needs positional arguments, not named ones");
+    }
+  }
+  try {
+    namedBound_.assign(static_cast<std::size_t>(count) + 1, false);
+  } catch (...) {
+    return fail(SQLITE_NOMEM, "out of memory while binding named arguments");
+  }
+  return true;
+}
+
+ParameterMatch Statement::matchNamedArgument(const void* key, std::size_t size) noexcept {
+  ParameterMatch match;
+  if (stmt_ == nullptr) {
+    fail(SQLITE_MISUSE, "the statement is not prepared");
+    return match;
+  }
+  const std::string_view name(static_cast<const char*>(key), size);
+  try {
+    // sqlite3_bind_parameter_index wants the name with its prefix, NUL-ended.
+    std::string candidate;
+    candidate.reserve(size + 2);
+    const bool prefixed = size > 0 && (name[0] == ':' || name[0] == '@' || name[0] == '$');
+    for (const char prefix : {':', '@', '$'}) {
+      candidate.clear();
+      if (!prefixed) candidate += prefix;
+      candidate.append(name);
+      const int index =
+          name.find('\0') == std::string_view::npos ? sqlite3_bind_parameter_index(stmt_, candidate.c_str()) : 0;
+      if (index > 0) {
+        if (static_cast<std::size_t>(index) < namedBound_.size() && namedBound_[static_cast<std::size_t>(index)]) {
+          fail(SQLITE_RANGE,
+               "the argument \"" + std::string(name) + "\" is given twice (parameter " + parameterName(index) + ")");
+          return ParameterMatch();
+        }
+        if (static_cast<std::size_t>(index) < namedBound_.size()) namedBound_[static_cast<std::size_t>(index)] = true;
+        (match.count == 0 ? match.first : match.count == 1 ? match.second : match.third) = index;
+        ++match.count;
+      }
+      if (prefixed) break;
+    }
+    if (match.count == 0) {
+      std::string names;
+      const int count = sqlite3_bind_parameter_count(stmt_);
+      for (int index = 1; index <= count; ++index) {
+        names += (names.empty() ? "" : ", ") + parameterName(index);
+      }
+      fail(SQLITE_RANGE, "the argument \"" + std::string(name) + "\" matches no parameter of the statement" +
+                             (names.empty() ? std::string(" (it has none)") : " (it has " + names + ")"));
+    }
+  } catch (...) {
+    fail(SQLITE_NOMEM, "out of memory while binding named arguments");
+    return ParameterMatch();
+  }
+  return match;
+}
+
+bool Statement::endNamedArguments() noexcept {
+  if (stmt_ == nullptr) return fail(SQLITE_MISUSE, "the statement is not prepared");
+  const int count = sqlite3_bind_parameter_count(stmt_);
+  for (int index = 1; index <= count; ++index) {
+    if (static_cast<std::size_t>(index) >= namedBound_.size() || !namedBound_[static_cast<std::size_t>(index)]) {
+      return fail(SQLITE_RANGE, "no argument for parameter " + parameterName(index));
+    }
   }
   return true;
 }
@@ -198,6 +322,40 @@ Value Statement::columnValue(int index) const noexcept {
       return Value::fromBlob(view.bytes, view.size);
   }
   return Value();
+}
+
+bool Statement::failConversion(int index, const char* typeName) const noexcept {
+  try {
+    if (index < 0 || index >= columnCount()) {
+      return fail(SQLITE_RANGE, "column index " + std::to_string(index) + " is out of range: the row has " +
+                                    std::to_string(columnCount()) + " column(s)");
+    }
+    const Value value = columnValue(index);
+    std::string shown;
+    switch (value.type()) {
+      case ValueType::Null:
+        shown = "NULL";
+        break;
+      case ValueType::Integer:
+        shown = "integer " + value.asText();
+        break;
+      case ValueType::Real:
+        shown = "real " + value.asText();
+        break;
+      case ValueType::Text: {
+        const std::string text = value.asText();
+        shown = "text '" + text.substr(0, 40) + (text.size() > 40 ? "...'" : "'");
+        break;
+      }
+      case ValueType::Blob:
+        shown = "a blob of " + std::to_string(value.asBlob().size()) + " byte(s)";
+        break;
+    }
+    return fail(SQLITE_MISMATCH,
+                "column \"" + columnName(index) + "\" holds " + shown + ", which does not convert to " + typeName);
+  } catch (...) {
+    return fail(SQLITE_MISMATCH, "a column does not convert to the requested type");
+  }
 }
 
 Row Statement::row() const noexcept {

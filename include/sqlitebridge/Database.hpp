@@ -1,11 +1,16 @@
 #pragma once
 
+#include "SQLite.hpp"
+
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "SQLite.hpp"
+#include "NamedValues.hpp"
+#include "RowView.hpp"
 #include "Error.hpp"
 #include "Location.hpp"
 #include "OpenMode.hpp"
@@ -77,6 +82,25 @@ class Database {
   /// first statement other than whitespace, comments and semicolons (never
   /// silently dropped) — both SQLITE_MISUSE.
   Statement prepare(const std::string& sql) noexcept;
+  /// Like `prepare`, but lent by the statement cache: a statement prepared
+  /// from exactly this SQL earlier is reused, and goes back to the cache
+  /// (reset, bindings cleared) when the returned `Statement` is destroyed.
+  /// With the cache off, or while the cached one is lent out, a fresh
+  /// statement is prepared. `execute`, `forEachRow` and the Swift facade use
+  /// it; SQLite re-prepares a cached statement after a schema change.
+  Statement cachedStatement(const std::string& sql) noexcept;
+  /// `cachedStatement` for `size` bytes of UTF-8 SQL at `utf8`.
+  Statement cachedStatement(const void* utf8, std::size_t size) noexcept;
+  /// Checks that `sql` is exactly one valid statement (as `prepare` does)
+  /// without running it.
+  bool validate(const std::string& sql) noexcept;
+  /// Prepares the next statement of the script `sql` starting at byte
+  /// `offset` (leading whitespace, comments and semicolons skipped) and
+  /// moves `offset` past it, for running a script one statement at a time.
+  /// Returns an invalid statement when the script is finished (then
+  /// `lastError()` is clear) or on failure (then it says why, naming the
+  /// failing statement).
+  Statement prepareNext(const std::string& sql, std::size_t& offset) noexcept;
 
   /// Runs exactly one statement (see `prepare`) and appends every row it
   /// returns to `*results` when `results` is not null (rows are appended
@@ -91,10 +115,59 @@ class Database {
   /// statement's parameters fails with SQLITE_RANGE.
   bool execute(const std::string& sql, const std::vector<Value>& arguments,
                std::vector<Row>* results = nullptr) noexcept;
+  /// Runs exactly one statement with named `arguments` (see `NamedValues`);
+  /// a parameter without an argument, an argument without a parameter, or a
+  /// positional parameter fails with SQLITE_RANGE naming it.
+  bool execute(const std::string& sql, const NamedValues& arguments, std::vector<Row>* results = nullptr) noexcept;
+  /// Runs exactly one statement: `bind(Statement&)` binds its parameters
+  /// (returning false to give up), then `onRow(const RowView&)` sees each
+  /// row (returning void, or bool: false stops early). Parameters the
+  /// callback leaves unbound are NULL, as in SQLite.
+  template <typename Bind, typename OnRow,
+            typename = std::enable_if_t<std::is_invocable_r_v<bool, Bind&, Statement&> &&
+                                        std::is_invocable_v<OnRow&, const RowView&>>>
+  bool execute(const std::string& sql, Bind&& bind, OnRow&& onRow);
+
+  /// Runs exactly one statement with `arguments`, calling `body(const
+  /// RowView&)` for each row as it is stepped, so a result of any size is
+  /// read in constant memory. The body returns void, or bool: false stops
+  /// early. Returns false when preparing, binding or a step fails, or when
+  /// the body stopped after recording an error (such as a failed
+  /// `RowView::get`).
+  template <typename Body>
+  bool forEachRow(const std::string& sql, const std::vector<Value>& arguments, Body&& body);
+  /// `forEachRow` without arguments.
+  template <typename Body>
+  bool forEachRow(const std::string& sql, Body&& body) {
+    return forEachRow(sql, std::vector<Value>(), std::forward<Body>(body));
+  }
+  /// `forEachRow` with named arguments.
+  template <typename Body>
+  bool forEachRow(const std::string& sql, const NamedValues& arguments, Body&& body);
+
   /// Runs a script of any number of statements (no arguments, no rows), as
   /// `createSQL` is run. Stops at the first failing statement; statements
   /// before it stay applied unless the script holds its own transaction.
   bool executeScript(const std::string& sql) noexcept;
+  /// Runs a script, calling `onRow(const RowView&)` for every row any of its
+  /// statements returns (FMDB's executeStatements:withResultBlock:). The
+  /// callback returns void, or bool: false stops the script.
+  template <typename OnRow>
+  bool executeScript(const std::string& sql, OnRow&& onRow);
+
+  // MARK: Statement cache
+
+  /// How many prepared statements the cache keeps (default 64).
+  std::size_t statementCacheCapacity() const noexcept;
+  /// Sets how many prepared statements the cache keeps; 0 turns it off.
+  /// Statements beyond the new capacity are finalized (lent ones when they
+  /// come back).
+  void setStatementCacheCapacity(std::size_t capacity) noexcept;
+  /// Finalizes every cached statement (lent ones when they come back).
+  void clearStatementCache() noexcept;
+  /// How many statements this connection has compiled so far; a statement
+  /// reused from the cache is not compiled again.
+  std::int64_t preparedStatementCount() const noexcept;
 
   // MARK: Schema
 
@@ -146,12 +219,55 @@ class Database {
 
  private:
   explicit Database(std::shared_ptr<Connection> connection) noexcept;
+  Statement prepareText(const char* sql, std::size_t size, bool cached) noexcept;
+  bool finishEarlyStop() noexcept;
   bool openByName(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
-  bool run(const std::string& sql, const std::vector<Value>* arguments, std::vector<Row>* results,
-           Row* firstRow) noexcept;
+  bool run(const std::string& sql, const std::vector<Value>* arguments, const NamedValues* named,
+           std::vector<Row>* results, Row* firstRow) noexcept;
   bool beginCall() noexcept;
 
   std::shared_ptr<Connection> connection_;
 };
+
+template <typename Bind, typename OnRow, typename>
+bool Database::execute(const std::string& sql, Bind&& bind, OnRow&& onRow) {
+  Statement statement = cachedStatement(sql);
+  if (!statement.isValid()) return false;
+  if (!bind(statement)) return finishEarlyStop();
+  return statement.forEachRow(std::forward<OnRow>(onRow));
+}
+
+template <typename Body>
+bool Database::forEachRow(const std::string& sql, const std::vector<Value>& arguments, Body&& body) {
+  Statement statement = cachedStatement(sql);
+  return statement.isValid() && statement.bind(arguments) && statement.forEachRow(std::forward<Body>(body));
+}
+
+template <typename Body>
+bool Database::forEachRow(const std::string& sql, const NamedValues& arguments, Body&& body) {
+  Statement statement = cachedStatement(sql);
+  return statement.isValid() && statement.bind(arguments) && statement.forEachRow(std::forward<Body>(body));
+}
+
+template <typename OnRow>
+bool Database::executeScript(const std::string& sql, OnRow&& onRow) {
+  std::size_t offset = 0;
+  for (;;) {
+    Statement statement = prepareNext(sql, offset);
+    if (!statement.isValid()) return !lastError().isError();
+    bool stopped = false;
+    const bool ok = statement.forEachRow([&](const RowView& row) {
+      if constexpr (std::is_same_v<std::invoke_result_t<OnRow&, const RowView&>, bool>) {
+        stopped = !onRow(row);
+        return !stopped;
+      } else {
+        onRow(row);
+        return true;
+      }
+    });
+    if (!ok) return false;
+    if (stopped) return true;
+  }
+}
 
 }  // namespace sqlitebridge

@@ -1,19 +1,25 @@
 #pragma once
 
+#include "SQLite.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
-#include "SQLite.hpp"
 #include "ColumnView.hpp"
+#include "NamedValues.hpp"
 #include "Row.hpp"
 #include "Value.hpp"
 
 namespace sqlitebridge {
 
 class Connection;
+class RowView;
 
 /// What one `Statement::step` did.
 enum class StepResult {
@@ -83,9 +89,65 @@ class Statement {
   bool bindBlob(int index, const void* bytes, std::size_t size) noexcept;
   /// Binds any value.
   bool bind(int index, const Value& value) noexcept;
+
+  // Typed binding for C++ callers; each fails as the bind… functions above.
+  /// Binds NULL.
+  bool bind(int index, std::nullptr_t) noexcept { return bindNull(index); }
+  /// Binds NULL.
+  bool bind(int index, std::nullopt_t) noexcept { return bindNull(index); }
+  /// Binds 1 or 0.
+  bool bind(int index, bool value) noexcept { return bindInteger(index, value ? 1 : 0); }
+  bool bind(int index, signed char value) noexcept { return bindInteger(index, value); }
+  bool bind(int index, short value) noexcept { return bindInteger(index, value); }
+  bool bind(int index, int value) noexcept { return bindInteger(index, value); }
+  bool bind(int index, long value) noexcept { return bindInteger(index, value); }
+  bool bind(int index, long long value) noexcept { return bindInteger(index, value); }
+  bool bind(int index, unsigned char value) noexcept { return bindInteger(index, value); }
+  bool bind(int index, unsigned short value) noexcept { return bindInteger(index, value); }
+  bool bind(int index, unsigned int value) noexcept { return bindInteger(index, value); }
+  /// Binds an unsigned integer; above INT64_MAX it fails with SQLITE_RANGE
+  /// rather than wrapping around to a negative number.
+  bool bind(int index, unsigned long value) noexcept { return bindUnsigned(index, value); }
+  /// Binds an unsigned integer; above INT64_MAX it fails with SQLITE_RANGE.
+  bool bind(int index, unsigned long long value) noexcept { return bindUnsigned(index, value); }
+  bool bind(int index, float value) noexcept { return bindReal(index, value); }
+  bool bind(int index, double value) noexcept { return bindReal(index, value); }
+  /// Binds NUL-terminated UTF-8 text; a null pointer binds NULL.
+  bool bind(int index, const char* text) noexcept;
+  bool bind(int index, const std::string& text) noexcept { return bindText(index, text.data(), text.size()); }
+  bool bind(int index, std::string_view text) noexcept { return bindText(index, text.data(), text.size()); }
+  /// Binds a blob (an empty vector binds a zero-length blob, not NULL).
+  bool bind(int index, const std::vector<std::uint8_t>& blob) noexcept {
+    return bindBlob(index, blob.data(), blob.size());
+  }
+  /// Binds the value, or NULL when empty.
+  template <typename T>
+  bool bind(int index, const std::optional<T>& value) noexcept {
+    return value ? bind(index, *value) : bindNull(index);
+  }
+
   /// Binds `arguments` to parameters 1...n after checking their count with
   /// `expectArgumentCount`.
   bool bind(const std::vector<Value>& arguments) noexcept;
+  /// Binds named arguments (see `NamedValues`). Fails with SQLITE_RANGE,
+  /// naming the parameter, when a parameter has no argument, an argument
+  /// matches no parameter or is given twice, or a parameter is positional.
+  bool bind(const NamedValues& arguments) noexcept;
+
+  // Named binding driven by the caller (as the Swift facade does): begin,
+  // then match each argument's name and bind the indexes it returns, then
+  // end. `bind(const NamedValues&)` is these three steps.
+  /// Starts named binding; fails with SQLITE_RANGE when a parameter is
+  /// positional (`?` or `?NNN`).
+  bool beginNamedArguments() noexcept;
+  /// The parameters the argument called `key` (`size` bytes of UTF-8, with
+  /// or without its `:`/`@`/`$` prefix) fills. A key that matches no
+  /// parameter, or one already filled, fails with SQLITE_RANGE (count 0).
+  ParameterMatch matchNamedArgument(const void* key, std::size_t size) noexcept;
+  /// Finishes named binding; fails with SQLITE_RANGE naming the first
+  /// parameter no argument filled.
+  bool endNamedArguments() noexcept;
+
   /// Sets every parameter back to NULL.
   bool clearBindings() noexcept;
 
@@ -96,6 +158,12 @@ class Statement {
   /// Rewinds the statement so it can run again; bindings are kept. Returns
   /// true (the error of a failed previous step is not reported again).
   bool reset() noexcept;
+  /// Steps through every row, calling `body(const RowView&)` for each. The
+  /// body may return void, or bool: false stops early. Returns false when a
+  /// step fails or the body stopped after recording an error (for example a
+  /// failed `RowView::get`); true otherwise.
+  template <typename Body>
+  bool forEachRow(Body&& body);
 
   // MARK: Columns of the current row
 
@@ -146,20 +214,35 @@ class Statement {
   /// The whole current row, copied.
   Row row() const noexcept;
 
+  /// Records that column `index` of the current row does not convert to
+  /// `typeName` (SQLITE_MISMATCH, naming the column and its value) where
+  /// the database's `lastError()` reports it; returns false. Used by typed
+  /// readers such as `RowView::get`.
+  bool failConversion(int index, const char* typeName) const noexcept;
+
   /// The underlying handle, for calling sqlite3 directly from C++; null when
   /// invalid. The statement still owns it.
   sqlite3_stmt* handle() const noexcept { return stmt_; }
 
  private:
   friend class Database;
-  Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt) noexcept;
-  bool fail(int code, const std::string& message) noexcept;
+  friend class RowView;
+  Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt, void* cacheEntry) noexcept;
+  void release() noexcept;
+  bool fail(int code, const std::string& message) const noexcept;
   bool check(int resultCode) noexcept;
   bool checkIndex(int index) noexcept;
+  bool bindUnsigned(int index, unsigned long long value) noexcept;
+  bool hasError() const noexcept;
 
   std::shared_ptr<Connection> connection_;
   sqlite3_stmt* stmt_ = nullptr;
+  void* cacheEntry_ = nullptr;    // where to return a statement lent by the cache
+  std::vector<bool> namedBound_;  // parameters filled during named binding
   mutable std::shared_ptr<const std::vector<std::string>> columnNames_;
 };
 
 }  // namespace sqlitebridge
+
+// RowView (and Statement::forEachRow, which needs it complete) live there.
+#include "RowView.hpp"

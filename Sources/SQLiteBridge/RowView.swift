@@ -1,0 +1,36 @@
+import SQLiteBridgeCore
+
+/// The current row inside `forEachRow` (or an `executeScript` row callback),
+/// read straight from the statement: nothing is copied until asked for.
+///
+/// Valid only during the call it is passed to; `copy()` makes a `Row` that
+/// may outlive it.
+public struct RowView {
+  let statement: UnsafePointer<sqlitebridge.Statement>
+  let columns: ColumnTable
+
+  /// Number of columns.
+  public var count: Int { Int(columns.count) }
+
+  /// The name SQL gives column `index` (alias or column name). Traps when
+  /// `index` is out of range.
+  public func columnName(_ index: Int) -> String { columns.names[index] }
+
+  /// The value of column `index`. Traps when `index` is out of range, as an
+  /// array does.
+  public subscript(index: Int) -> DatabaseValue {
+    precondition(index >= 0 && index < count, "RowView index \(index) out of range (\(count) columns)")
+    return DatabaseValue(statement.pointee.column(Int32(index)))
+  }
+
+  /// The value of the leftmost column named `name` (ASCII case-insensitive);
+  /// nil when no column has that name.
+  public subscript(name: String) -> DatabaseValue? {
+    columns.index(of: name).map { self[$0] }
+  }
+
+  /// The row, copied, with every column kept in order.
+  public func copy() -> Row {
+    Row(columnNames: columns.names, values: statement.pointee.currentValues(count: columns.count))
+  }
+}

@@ -1,0 +1,86 @@
+#include "StatementCache.hpp"
+
+namespace sqlitebridge {
+
+StatementCache::~StatementCache() {
+  for (Entry& entry : entries_) sqlite3_finalize(entry.stmt);
+}
+
+StatementCache::Entry* StatementCache::lend(std::string_view sql) noexcept {
+  const auto found = index_.find(sql);
+  if (found == index_.end() || found->second->lent) return nullptr;
+  const auto entry = found->second;
+  entries_.splice(entries_.begin(), entries_, entry);
+  entry->lent = true;
+  return &*entry;
+}
+
+StatementCache::Entry* StatementCache::add(std::string_view sql, sqlite3_stmt* stmt) noexcept {
+  if (capacity_ == 0 || index_.count(sql) != 0) return nullptr;
+  try {
+    entries_.push_front(Entry{std::string(sql), stmt, true, false, {}});
+    const auto entry = entries_.begin();
+    entry->self = entry;
+    try {
+      index_.emplace(std::string_view(entry->sql), entry);
+    } catch (...) {
+      entries_.pop_front();
+      return nullptr;
+    }
+    evictIdle();
+    return &*entry;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void StatementCache::giveBack(Entry* entry) noexcept {
+  sqlite3_reset(entry->stmt);
+  sqlite3_clear_bindings(entry->stmt);
+  entry->lent = false;
+  if (entry->discard) {
+    erase(entry->self);
+  } else {
+    evictIdle();
+  }
+}
+
+void StatementCache::clear() noexcept {
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    const auto next = std::next(it);
+    if (it->lent) {
+      it->discard = true;
+    } else {
+      erase(it);
+    }
+    it = next;
+  }
+}
+
+void StatementCache::setCapacity(std::size_t capacity) noexcept {
+  capacity_ = capacity;
+  if (capacity_ == 0) {
+    clear();
+  } else {
+    evictIdle();
+  }
+}
+
+void StatementCache::erase(std::list<Entry>::iterator entry) noexcept {
+  const auto indexed = index_.find(entry->sql);
+  if (indexed != index_.end() && indexed->second == entry) index_.erase(indexed);
+  sqlite3_finalize(entry->stmt);
+  entries_.erase(entry);
+}
+
+void StatementCache::evictIdle() noexcept {
+  // Least recently used first; a lent statement is evicted once returned.
+  for (auto it = entries_.end(); entries_.size() > capacity_ && it != entries_.begin();) {
+    --it;
+    if (it->lent) continue;
+    const auto victim = it++;
+    erase(victim);
+  }
+}
+
+}  // namespace sqlitebridge

@@ -1,0 +1,63 @@
+// Prepared statements kept by SQL text for reuse: a bounded LRU cache that
+// lends a statement out and takes it back. Internal.
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "sqlitebridge/SQLite.hpp"
+
+namespace sqlitebridge {
+
+class StatementCache {
+ public:
+  /// One cached statement. While lent, the borrower owns its use; entries
+  /// live in a list, so their addresses are stable for the borrower.
+  struct Entry {
+    std::string sql;
+    sqlite3_stmt* stmt = nullptr;
+    bool lent = false;
+    bool discard = false;             // finalize on return (cache cleared while lent)
+    std::list<Entry>::iterator self;  // this entry's place in the LRU list
+  };
+
+  /// How many statements the cache keeps by default.
+  static constexpr std::size_t kDefaultCapacity = 64;
+
+  StatementCache() = default;
+  StatementCache(const StatementCache&) = delete;
+  StatementCache& operator=(const StatementCache&) = delete;
+  ~StatementCache();
+
+  /// Lends the idle statement prepared from exactly `sql`, or null when there
+  /// is none (not cached, or already lent out).
+  Entry* lend(std::string_view sql) noexcept;
+  /// Adds `stmt`, freshly prepared from `sql`, as lent. Returns null (the
+  /// caller keeps ownership) when the cache is off or `sql` is already
+  /// cached under a lent entry.
+  Entry* add(std::string_view sql, sqlite3_stmt* stmt) noexcept;
+  /// Takes a lent statement back: resets it and clears its bindings, so no
+  /// earlier argument can leak into the next use.
+  void giveBack(Entry* entry) noexcept;
+  /// Finalizes every idle statement; lent ones are finalized on return.
+  void clear() noexcept;
+
+  std::size_t capacity() const noexcept { return capacity_; }
+  /// Changes the capacity (0 turns caching off), evicting as needed.
+  void setCapacity(std::size_t capacity) noexcept;
+  /// Statements currently cached (idle or lent).
+  std::size_t size() const noexcept { return entries_.size(); }
+
+ private:
+  void erase(std::list<Entry>::iterator entry) noexcept;
+  void evictIdle() noexcept;
+
+  std::size_t capacity_ = kDefaultCapacity;
+  std::list<Entry> entries_;  // most recently used first
+  std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;
+};
+
+}  // namespace sqlitebridge

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "Value.hpp"
+
+namespace sqlitebridge {
+
+/// Arguments for named parameters (`:name`, `@name`, `$name`), each keyed
+/// by the parameter's name without its prefix (`{"id", 1}` fills `:id`,
+/// `@id` and `$id`) or with it (`{":id", 1}` fills only `:id`), in the order
+/// given. Written as a braced list: `{{"id", 1}, {"title", "x"}}`.
+///
+/// A type of its own (not a std::map) so that a braced list of values,
+/// `{Value(1), Value(2)}`, stays unambiguously positional.
+class NamedValues {
+ public:
+  using value_type = std::pair<std::string, Value>;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  /// No arguments.
+  NamedValues() = default;
+  /// The given name/value pairs, in order.
+  NamedValues(std::initializer_list<value_type> values) : values_(values) {}
+  /// The map's pairs, in key order.
+  NamedValues(const std::map<std::string, Value>& values) : values_(values.begin(), values.end()) {}
+
+  /// Adds an argument.
+  void add(std::string name, Value value) { values_.emplace_back(std::move(name), std::move(value)); }
+  /// Number of arguments.
+  std::size_t size() const noexcept { return values_.size(); }
+  bool empty() const noexcept { return values_.empty(); }
+  const_iterator begin() const noexcept { return values_.begin(); }
+  const_iterator end() const noexcept { return values_.end(); }
+
+ private:
+  std::vector<value_type> values_;
+};
+
+/// The parameters one named argument fills: up to three, when the same name
+/// appears with different prefixes (`:id`, `@id`, `$id`). Indexes are 1-based.
+struct ParameterMatch {
+  /// How many parameters matched (0 means none: an error was recorded).
+  int count = 0;
+  int first = 0;
+  int second = 0;
+  int third = 0;
+
+  /// The `i`-th matching parameter index, for `i` below `count`.
+  int index(int i) const noexcept { return i == 0 ? first : i == 1 ? second : third; }
+};
+
+}  // namespace sqlitebridge

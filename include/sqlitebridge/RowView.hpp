@@ -1,0 +1,84 @@
+#pragma once
+
+#include <string>
+
+#include "ColumnDecoder.hpp"
+#include "Row.hpp"
+#include "Statement.hpp"
+#include "Value.hpp"
+
+namespace sqlitebridge {
+
+/// The current row of a running statement, read in place: nothing is copied
+/// until asked for. Valid only until the statement steps again, resets or
+/// is destroyed — inside a `forEachRow` body, for instance. `copy()` makes a
+/// `Row` that may outlive it.
+class RowView {
+ public:
+  /// A view of `statement`'s current row.
+  explicit RowView(const Statement& statement) noexcept : statement_(&statement) {}
+
+  /// Number of columns.
+  int size() const noexcept { return statement_->columnCount(); }
+  /// The name SQL gives column `index`; empty when out of range.
+  std::string columnName(int index) const noexcept { return statement_->columnName(index); }
+  /// Index of the leftmost column named `name` (ASCII case-insensitive), or
+  /// -1 when there is none.
+  int columnIndex(const std::string& name) const noexcept;
+  /// Column `index`, borrowed (see `Statement::column`); NULL when out of
+  /// range.
+  ColumnView column(int index) const noexcept { return statement_->column(index); }
+  /// Column `index`, copied; NULL when out of range.
+  Value value(int index) const noexcept { return statement_->columnValue(index); }
+  /// The leftmost column named `name` (case-insensitive), copied; NULL when
+  /// there is none.
+  Value value(const std::string& name) const noexcept;
+  /// True when column `index` is NULL (or out of range).
+  bool isNull(int index) const noexcept { return column(index).type == ValueType::Null; }
+  /// The whole row, copied.
+  Row copy() const noexcept { return statement_->row(); }
+
+  /// Reads column `index` into `out` with the exact conversions of
+  /// `ColumnDecoder`. On failure `out` is unchanged and the database's
+  /// `lastError()` is SQLITE_MISMATCH (or SQLITE_RANGE for a bad index),
+  /// naming the column and its value.
+  template <typename T>
+  bool get(int index, T& out) const {
+    if (index < 0 || index >= size()) {
+      return statement_->failConversion(index, DecodedTypeName<T>::value());
+    }
+    if (ColumnDecoder<T>::decode(column(index), out)) return true;
+    return statement_->failConversion(index, DecodedTypeName<T>::value());
+  }
+  /// Reads the leftmost column named `name` (case-insensitive) into `out`;
+  /// fails as `get(int, T&)` does, and with SQLITE_RANGE when no column has
+  /// that name.
+  template <typename T>
+  bool get(const std::string& name, T& out) const {
+    const int index = columnIndex(name);
+    if (index < 0) return failMissingColumn(name);
+    return get(index, out);
+  }
+
+ private:
+  bool failMissingColumn(const std::string& name) const noexcept;
+
+  const Statement* statement_;
+};
+
+template <typename Body>
+bool Statement::forEachRow(Body&& body) {
+  for (;;) {
+    const StepResult result = step();
+    if (result == StepResult::Done) return true;
+    if (result == StepResult::Error) return false;
+    const RowView row(*this);
+    if constexpr (std::is_same_v<std::invoke_result_t<Body&, const RowView&>, bool>) {
+      if (!body(row)) return !hasError();
+    } else {
+      body(row);
+    }
+  }
+}
+
+}  // namespace sqlitebridge
