@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -345,6 +347,66 @@ void byName(const fs::path& dir) {
   fs::current_path(previous);
 }
 
+// MARK: - Statements and values: named and typed binding, streaming, typed
+// reads, callbacks, scripts, validation, the statement cache
+
+void queries() {
+  sb::Database db = sb::Database::open(":memory:");
+  EXPECT_OK(db, db.executeScript("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, score REAL);"
+                                 "INSERT INTO notes(title, score) VALUES ('a', 1.5);"));
+
+  // Named arguments: a key without prefix fills :name, @name or $name.
+  EXPECT_OK(db,
+            db.execute("INSERT INTO notes(title, score) VALUES (:title, @score)", {{"title", "b"}, {"score", 2.5}}));
+  EXPECT(!db.execute("INSERT INTO notes(title) VALUES (:title)", {{"name", "x"}}));
+  EXPECT(db.lastError().code == kRange);
+
+  // Typed binding: every integer width, optional, string_view, blobs.
+  sb::Statement insert = db.prepare("INSERT INTO notes(id, title, score) VALUES (?, ?, ?)");
+  const std::optional<double> noScore;
+  EXPECT(insert.bind(1, static_cast<std::uint16_t>(10)) && insert.bind(2, std::string_view("c")) &&
+         insert.bind(3, noScore));
+  EXPECT(insert.step() == sb::StepResult::Done);
+  EXPECT(!insert.bind(1, std::numeric_limits<std::uint64_t>::max()));  // no wrap-around
+  EXPECT(db.lastError().code == kRange);
+
+  // Streaming: each row read in place with exact typed getters.
+  int rows = 0;
+  EXPECT_OK(db, db.forEachRow("SELECT id, title, score FROM notes WHERE id > ? ORDER BY id", {sb::Value(0)},
+                              [&](const sb::RowView& row) {
+                                long id = 0;
+                                std::string title;
+                                std::optional<double> score;
+                                EXPECT(row.get("id", id) && row.get(1, title) && row.get("SCORE", score));
+                                EXPECT(row.size() == 3 && row.columnIndex("title") == 1);
+                                EXPECT(row.copy().value("title").asText() == title);
+                                ++rows;
+                              }));
+  EXPECT(rows == 3);
+  int number = 0;
+  EXPECT(!db.forEachRow("SELECT title FROM notes", [&](const sb::RowView& row) { return row.get(0, number); }));
+  EXPECT(db.lastError().code == SQLITE_MISMATCH);  // text is never read as a number
+
+  // The SQLiteQueryUtil pattern: a bind callback and a per-row callback.
+  std::string found;
+  EXPECT_OK(db, db.execute(
+                    "SELECT title FROM notes WHERE score > ?", [](sb::Statement& s) { return s.bind(1, 2.0); },
+                    [&](const sb::RowView& row) { return row.get("title", found); }));
+  EXPECT(found == "b");
+
+  // Scripts with rows, validation, the cache.
+  int scriptRows = 0;
+  EXPECT_OK(db, db.executeScript("SELECT 1; SELECT 2 UNION ALL SELECT 3", [&](const sb::RowView&) { ++scriptRows; }));
+  EXPECT(scriptRows == 3);
+  EXPECT(db.validate("SELECT * FROM notes") && !db.validate("SELECT * FROM nowhere"));
+  const auto before = db.preparedStatementCount();
+  for (int i = 0; i < 10; ++i) EXPECT_OK(db, db.execute("SELECT count(*) FROM notes"));
+  EXPECT(db.preparedStatementCount() == before + 1);
+  db.setStatementCacheCapacity(4);
+  EXPECT(db.statementCacheCapacity() == 4);
+  db.clearStatementCache();
+}
+
 }  // namespace
 
 int main() {
@@ -361,6 +423,7 @@ int main() {
   statements();
   files(dir);
   byName(dir);
+  queries();
 
   std::error_code ignored;
   fs::remove_all(dir, ignored);

@@ -25,6 +25,16 @@ bool prepareNextStatement(Connection& connection, std::string_view script, std::
     std::string failed;
     try {
       failed.assign(start, tail != nullptr && tail > start ? tail : end);
+      // After a syntax error SQLite's tail stops at the offending token;
+      // report the whole statement: up to the first `;` that completes it.
+      if (!sqlite3_complete(failed.c_str())) {
+        for (const char* p = start + failed.size(); p < end; ++p) {
+          if (*p != ';') continue;
+          failed.assign(start, p + 1);
+          if (sqlite3_complete(failed.c_str())) break;
+        }
+        if (!sqlite3_complete(failed.c_str())) failed.assign(start, end);
+      }
     } catch (...) {
     }
     return connection.failFromSQLite(rc, failed);

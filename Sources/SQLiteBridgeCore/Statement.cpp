@@ -62,6 +62,10 @@ bool Statement::fail(int code, const std::string& message) const noexcept {
 
 bool Statement::hasError() const noexcept { return connection_ && connection_->error.isError(); }
 
+void Statement::clearError() noexcept {
+  if (connection_) connection_->clearError();
+}
+
 bool Statement::check(int resultCode) noexcept {
   if (resultCode == SQLITE_OK) return true;
   if (connection_) connection_->failFromSQLite(resultCode, sql());

@@ -56,12 +56,16 @@ struct ColumnDecoder<T, std::enable_if_t<std::is_integral_v<T>>> {
   }
 };
 
-/// float and double: from a real, or from an integer.
+/// float and double: from a real, or from an integer, as the nearest value.
+/// A finite real beyond the type's range (it would become infinity) fails.
 template <typename T>
 struct ColumnDecoder<T, std::enable_if_t<std::is_floating_point_v<T>>> {
   static bool decode(const ColumnView& view, T& out) noexcept {
     if (view.type == ValueType::Real) {
-      out = static_cast<T>(view.real);
+      // IEEE conversion: rounds to nearest, overflows to infinity.
+      const T nearest = static_cast<T>(view.real);
+      if (std::isfinite(view.real) && !std::isfinite(nearest)) return false;
+      out = nearest;
     } else if (view.type == ValueType::Integer) {
       out = static_cast<T>(view.integer);
     } else {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -119,6 +120,14 @@ class Database {
   /// a parameter without an argument, an argument without a parameter, or a
   /// positional parameter fails with SQLITE_RANGE naming it.
   bool execute(const std::string& sql, const NamedValues& arguments, std::vector<Row>* results = nullptr) noexcept;
+  /// Named arguments written in place: `execute(sql, {{"id", 1}})`. Without
+  /// this overload a single pair would be ambiguous (it also reads as a
+  /// vector of two positional values). `{}` still means no arguments.
+  bool execute(const std::string& sql, std::initializer_list<NamedValues::value_type> arguments,
+               std::vector<Row>* results = nullptr) {
+    if (arguments.size() == 0) return execute(sql, results);
+    return execute(sql, NamedValues(arguments), results);
+  }
   /// Runs exactly one statement: `bind(Statement&)` binds its parameters
   /// (returning false to give up), then `onRow(const RowView&)` sees each
   /// row (returning void, or bool: false stops early). Parameters the
@@ -132,8 +141,8 @@ class Database {
   /// RowView&)` for each row as it is stepped, so a result of any size is
   /// read in constant memory. The body returns void, or bool: false stops
   /// early. Returns false when preparing, binding or a step fails, or when
-  /// the body stopped after recording an error (such as a failed
-  /// `RowView::get`).
+  /// the body recorded an error (such as a failed `RowView::get`), whether
+  /// it stopped or went on.
   template <typename Body>
   bool forEachRow(const std::string& sql, const std::vector<Value>& arguments, Body&& body);
   /// `forEachRow` without arguments.
@@ -144,6 +153,13 @@ class Database {
   /// `forEachRow` with named arguments.
   template <typename Body>
   bool forEachRow(const std::string& sql, const NamedValues& arguments, Body&& body);
+  /// `forEachRow` with named arguments written in place (`{{"id", 1}}`), as
+  /// for `execute`; `{}` means no arguments.
+  template <typename Body>
+  bool forEachRow(const std::string& sql, std::initializer_list<NamedValues::value_type> arguments, Body&& body) {
+    if (arguments.size() == 0) return forEachRow(sql, std::vector<Value>(), std::forward<Body>(body));
+    return forEachRow(sql, NamedValues(arguments), std::forward<Body>(body));
+  }
 
   /// Runs a script of any number of statements (no arguments, no rows), as
   /// `createSQL` is run. Stops at the first failing statement; statements

@@ -68,9 +68,10 @@ class RowView {
 
 template <typename Body>
 bool Statement::forEachRow(Body&& body) {
+  clearError();
   for (;;) {
     const StepResult result = step();
-    if (result == StepResult::Done) return true;
+    if (result == StepResult::Done) return !hasError();
     if (result == StepResult::Error) return false;
     const RowView row(*this);
     if constexpr (std::is_same_v<std::invoke_result_t<Body&, const RowView&>, bool>) {

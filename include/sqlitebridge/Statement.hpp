@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -133,6 +134,13 @@ class Statement {
   /// naming the parameter, when a parameter has no argument, an argument
   /// matches no parameter or is given twice, or a parameter is positional.
   bool bind(const NamedValues& arguments) noexcept;
+  /// Named arguments written in place: `bind({{"id", 1}})`. Without this
+  /// overload a single pair would be ambiguous (it also reads as a vector of
+  /// two positional values). `bind({})` binds no arguments.
+  bool bind(std::initializer_list<NamedValues::value_type> arguments) {
+    if (arguments.size() == 0) return bind(std::vector<Value>());
+    return bind(NamedValues(arguments));
+  }
 
   // Named binding driven by the caller (as the Swift facade does): begin,
   // then match each argument's name and bind the indexes it returns, then
@@ -160,8 +168,10 @@ class Statement {
   bool reset() noexcept;
   /// Steps through every row, calling `body(const RowView&)` for each. The
   /// body may return void, or bool: false stops early. Returns false when a
-  /// step fails or the body stopped after recording an error (for example a
-  /// failed `RowView::get`); true otherwise.
+  /// step fails or the body recorded an error (for example a failed
+  /// `RowView::get`, even if the body went on); true otherwise. An error
+  /// recorded before the call (an earlier failed bind, say) is cleared
+  /// first, so it is not mistaken for the body's.
   template <typename Body>
   bool forEachRow(Body&& body);
 
@@ -234,6 +244,7 @@ class Statement {
   bool checkIndex(int index) noexcept;
   bool bindUnsigned(int index, unsigned long long value) noexcept;
   bool hasError() const noexcept;
+  void clearError() noexcept;
 
   std::shared_ptr<Connection> connection_;
   sqlite3_stmt* stmt_ = nullptr;

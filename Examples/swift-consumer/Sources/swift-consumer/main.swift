@@ -80,10 +80,65 @@ let _: OpenMode = .readWriteCreate
 // The by-name constructor with its defaults: DatabaseLocation.default (the
 // working directory here) and no creation SQL.
 let previousDirectory = FileManager.default.currentDirectoryPath
-FileManager.default.changeCurrentDirectoryPath(directory.path)
+check(FileManager.default.changeCurrentDirectoryPath(directory.path), "cd into the temporary directory")
 let byDefaults = try Database(name: "defaults.db")
 check(try byDefaults.execute("SELECT count(*) AS n FROM sqlite_schema") == [["n": 0]], "empty database by name")
 check(FileManager.default.fileExists(atPath: directory.appendingPathComponent("defaults.db").path), "default location")
-FileManager.default.changeCurrentDirectoryPath(previousDirectory)
+check(FileManager.default.changeCurrentDirectoryPath(previousDirectory), "cd back")
+
+// Statements and values (issue 3): named arguments, typed values, streaming,
+// Decodable rows, scripts, validation, the statement cache.
+let store = try Database(path: ":memory:")
+try store.executeScript(
+  """
+  CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created_at TEXT, score REAL);
+  INSERT INTO notes(title, score) VALUES ('a', 1.5);
+  """)
+let named: NamedArguments = ["title": "b", "score": 2.0]
+try store.execute("INSERT INTO notes(title, score) VALUES (:title, :score)", named)
+check(try store.rows("SELECT title FROM notes WHERE id = :id", ["id": 2])[0]["title"] == "b", "named rows")
+check(NamedArguments(["id": 1]).elements.count == 1, "NamedArguments(dictionary)")
+let now = Date(timeIntervalSince1970: 1_700_000_000.25)
+let title: String = "c"
+try store.execute("INSERT INTO notes(title, created_at) VALUES (?, ?)", [title, now])
+check(Int.fromDatabaseValue(.real(2.0)) == 2 && Int.fromDatabaseValue(.real(2.5)) == nil, "exact conversions")
+check(42.databaseValue == .integer(42), "DatabaseValueConvertible")
+
+var streamed = 0
+try store.forEachRow("SELECT id, title, created_at FROM notes ORDER BY id") { (row: RowView) in
+  streamed += 1
+  check(row.count == 3 && row.columnName(1) == "title", "RowView shape")
+  check(row[0] == .integer(Int64(streamed)) && row["TITLE"] != nil, "RowView subscripts")
+  check(try row.get("id", as: Int.self) == streamed, "RowView.get")
+  if streamed == 3 { check(try row.get("created_at", as: Date.self) == now, "dates round-trip") }
+  check(row.copy().columnNames == ["id", "title", "created_at"], "RowView.copy")
+}
+check(streamed == 3, "forEachRow")
+check(try store.rows("SELECT id FROM notes")[0].get("id", as: Int.self) == 1, "Row.get")
+
+struct Note: Decodable, Equatable {
+  let id: Int
+  let title: String
+  let createdAt: Date?
+  let score: Double?
+}
+let notesDecoded = try store.fetch(Note.self, "SELECT * FROM notes ORDER BY id", keyDecoding: .convertFromSnakeCase)
+check(notesDecoded.map(\.title) == ["a", "b", "c"] && notesDecoded[2].createdAt == now, "fetch")
+check(try store.fetchOne(Note.self, "SELECT * FROM notes WHERE id = ?", [1])?.score == 1.5, "fetchOne")
+check(try store.fetchOne(Note.self, "SELECT * FROM notes WHERE id = ?", [99]) == nil, "fetchOne none")
+
+var scriptRows = 0
+try store.executeScript("SELECT 1; SELECT 2 UNION ALL SELECT 3") { _ in scriptRows += 1 }
+check(scriptRows == 3, "executeScript rows")
+try store.validateSQL("SELECT * FROM notes")
+do {
+  try store.validateSQL("SELECT * FROM nowhere")
+  check(false, "validateSQL must throw")
+} catch let error as DatabaseError {
+  check(error.code == 1, "validateSQL error")
+}
+store.statementCacheCapacity = 8
+check(store.statementCacheCapacity == 8, "statementCacheCapacity")
+store.clearStatementCache()
 
 print("swift-consumer: every Swift contract name used and checked")

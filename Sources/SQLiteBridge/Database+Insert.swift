@@ -1,0 +1,48 @@
+import Foundation
+
+extension Database {
+  /// Inserts `value` as one row of `table`: each key of its keyed container
+  /// becomes a column (named by `keyEncoding`), running
+  /// `INSERT INTO "table" ("column", ...) VALUES (?, ...)` with every
+  /// identifier quoted, so a hostile table or key name stays a name. A
+  /// `DatabaseValueConvertible` property binds its `databaseValue` (a nil
+  /// optional binds NULL, not the column's default); a property of another
+  /// `Encodable` type binds the single value it encodes (an enum's raw
+  /// value) or its JSON text. A value with no properties inserts
+  /// `DEFAULT VALUES`. `lastInsertRowID` gives the new row's rowid.
+  ///
+  /// - Parameter table: one identifier (a name containing `.` is a table of
+  ///   that name, not a schema and a table).
+  /// - Throws: `EncodingError.invalidValue` when `value` does not encode as
+  ///   a keyed container, asks for a nested container, or holds an unsigned
+  ///   integer above Int64.max; `DatabaseError` with code 1 (SQLITE_ERROR)
+  ///   when the table or a column name holds a NUL character, and SQLite's
+  ///   error for a missing table or column or a failed constraint (e.g.
+  ///   extended code 2067 for a UNIQUE violation).
+  public func insert<T: Encodable>(
+    _ value: T, into table: String, keyEncoding: KeyEncodingStrategy = .useDefaultKeys
+  ) throws {
+    let storage = RowEncodingStorage(keyEncoding: keyEncoding)
+    try value.encode(to: RowEncoder(storage: storage, codingPath: []))
+    if let error = storage.error { throw error }
+    var sql = "INSERT INTO " + (try quotedIdentifier(table))
+    if storage.columns.isEmpty {
+      sql += " DEFAULT VALUES"
+    } else {
+      sql += " (" + (try storage.columns.map(quotedIdentifier).joined(separator: ", ")) + ") VALUES ("
+      sql += repeatElement("?", count: storage.columns.count).joined(separator: ", ") + ")"
+    }
+    try execute(sql, storage.values)
+  }
+
+  /// `name` as a quoted SQL identifier: `"name"`, with `"` doubled.
+  ///
+  /// - Throws: `DatabaseError` with code 1 when `name` holds NUL, which
+  ///   would end the SQL text early.
+  func quotedIdentifier(_ name: String) throws -> String {
+    guard !name.utf8.contains(0) else {
+      throw DatabaseError(code: 1, message: "the identifier \"\(name)\" holds a NUL character")
+    }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}

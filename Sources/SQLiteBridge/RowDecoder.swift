@@ -1,0 +1,444 @@
+import Foundation
+import SQLiteBridgeCore
+
+// Decodes `Decodable` values straight from a statement's current row: each
+// property reads its column through the `RowView` (scalars from the borrowed
+// column, without making a `DatabaseValue`), so no `[DatabaseValue]` row or
+// dictionary is built. One `RowDecodingContext` serves every row of a query.
+// Coding paths are built only for errors.
+
+/// What every row of one query shares while it is decoded: the row view
+/// (the same statement on every row), the names keys are matched with, and
+/// the column each key was found at on earlier rows.
+final class RowDecodingContext {
+  let row: RowView
+  let keyDecoding: KeyDecodingStrategy
+  /// Column names as keys are compared with them (converted from
+  /// snake_case when asked).
+  let keyNames: [String]
+  /// The keys looked up on the first rows, in the order they were asked for,
+  /// and the column each was found at (-1: none). A type asks for its keys
+  /// in the same order on every row, so each lookup is one comparison of a
+  /// key with itself instead of a scan of the column names. Kept behind a
+  /// pointer: a class's stored `var`s pay for a dynamic exclusivity check on
+  /// every access, several times per row here.
+  private struct Plan {
+    var keys: [String] = []
+    var columns: [Int] = []
+    var lookup = 0
+  }
+  private let plan: UnsafeMutablePointer<Plan>
+  /// The keyed container of the last `Key` type asked for (a
+  /// `KeyedContainerCache<Key>`), reused by every row: making one costs
+  /// generic metadata lookups and an allocation.
+  private var cachedKeyType: ObjectIdentifier?
+  private var cachedContainer: AnyObject?
+  /// The type fetched reads from one column when it is convertible.
+  private let convertibleType: (any DatabaseValueConvertible.Type)?
+
+  init<T>(row: RowView, keyDecoding: KeyDecodingStrategy, decoding type: T.Type) {
+    self.row = row
+    self.keyDecoding = keyDecoding
+    keyNames = row.columns.names.map(keyDecoding.keyName(forColumn:))
+    convertibleType = type as? any DatabaseValueConvertible.Type
+    plan = .allocate(capacity: 1)
+    plan.initialize(to: Plan())
+  }
+
+  deinit {
+    plan.deinitialize(count: 1)
+    plan.deallocate()
+  }
+
+  /// The current row as `T`: from its first column when `T` is
+  /// `DatabaseValueConvertible`, otherwise through `T.init(from:)` with a
+  /// keyed container whose keys are column names.
+  func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
+    plan.pointee.lookup = 0
+    if let convertibleType {
+      return try convert(convertibleType, column: 0, codingPath: []) as! T
+    }
+    return try T(from: RowDecoder(context: self))
+  }
+
+  /// The column `key` names, or nil.
+  func column(for key: String) -> Int? {
+    let lookup = plan.pointee.lookup
+    plan.pointee.lookup = lookup + 1
+    if lookup < plan.pointee.keys.count, plan.pointee.keys[lookup] == key {
+      let column = plan.pointee.columns[lookup]
+      return column >= 0 ? column : nil
+    }
+    let column = keyNames.firstIndex { Identifier.same($0, key) }
+    if lookup < plan.pointee.keys.count {
+      plan.pointee.keys[lookup] = key
+      plan.pointee.columns[lookup] = column ?? -1
+    } else if lookup == plan.pointee.keys.count, lookup < 1024 {
+      plan.pointee.keys.append(key)
+      plan.pointee.columns.append(column ?? -1)
+    }
+    return column
+  }
+
+  /// The keyed container for `Key`, made once per query (per key type).
+  func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedDecodingContainer<Key> {
+    if cachedKeyType == ObjectIdentifier(type), let cachedContainer {
+      return unsafeDowncast(cachedContainer, to: KeyedContainerCache<Key>.self).container
+    }
+    let container = KeyedDecodingContainer(RowKeyedContainer<Key>(context: self))
+    cachedKeyType = ObjectIdentifier(type)
+    cachedContainer = KeyedContainerCache(container)
+    return container
+  }
+
+  /// Column `column` of the current row, borrowed (see `Statement.column`).
+  @inline(__always)
+  func view(_ column: Int) -> sqlitebridge.ColumnView {
+    row.statement.pointee.column(Int32(column))
+  }
+
+  /// Whether column `column` of the current row is NULL.
+  func isNull(_ column: Int) -> Bool { view(column).type == .Null }
+
+  // MARK: Reading values
+
+  /// Column `column` read by `read` (straight from the statement).
+  ///
+  /// - Throws: `DecodingError.valueNotFound` for NULL and
+  ///   `.typeMismatch` for a value that does not convert; both name the
+  ///   column, value and type, with the `DatabaseError` (code 20) as the
+  ///   underlying error.
+  @inline(__always)
+  func read<T>(
+    _ type: T.Type, column: Int, codingPath: () -> [any CodingKey], _ read: (sqlitebridge.ColumnView) -> T?
+  ) throws -> T {
+    if let value = read(view(column)) { return value }
+    throw mismatch(type, column: column, codingPath: codingPath())
+  }
+
+  /// The error for column `column`, whose value does not convert to `type`.
+  func mismatch<T>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) -> DecodingError {
+    let value = row[column]
+    let error = DatabaseError.conversion(column: row.columnName(column), value: value, type: type, sql: row.sql)
+    let context = DecodingError.Context(codingPath: codingPath, debugDescription: error.message, underlyingError: error)
+    return value.isNull ? .valueNotFound(type, context) : .typeMismatch(type, context)
+  }
+
+  /// Column `column` converted by `T.fromDatabaseValue`.
+  ///
+  /// - Throws: `DecodingError`, as `read`.
+  func convert<T: DatabaseValueConvertible>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) throws -> T {
+    if let converted = T.fromDatabaseValue(row[column]) { return converted }
+    throw mismatch(type, column: column, codingPath: codingPath)
+  }
+
+  /// Column `column` as any `Decodable` type: a convertible type through
+  /// `fromDatabaseValue`; another type through its own `init(from:)` reading
+  /// the column as a single value (an enum with a raw value, for instance),
+  /// or, when it asks for a keyed or unkeyed container, from JSON text in the
+  /// column.
+  func decode<T: Decodable>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) throws -> T {
+    if let convertible = type as? any DatabaseValueConvertible.Type {
+      return try convert(convertible, column: column, codingPath: codingPath) as! T
+    }
+    do {
+      return try T(from: ColumnDecoder(context: self, column: column, codingPath: codingPath))
+    } catch is ColumnDecoder.NeedsContainer {
+      return try decodeJSON(type, column: column, codingPath: codingPath)
+    }
+  }
+
+  /// Column `column`'s JSON text decoded as `T`.
+  ///
+  /// - Throws: `DecodingError.typeMismatch` (or `.valueNotFound` for NULL)
+  ///   when the column is not text, `.dataCorrupted` naming the column
+  ///   when the text is not JSON for `T` (underlying error: JSONDecoder's).
+  private func decodeJSON<T: Decodable>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) throws -> T {
+    let value = row[column]
+    guard case .text(let text) = value else {
+      throw mismatch(type, column: column, codingPath: codingPath)
+    }
+    do {
+      return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    } catch {
+      let description =
+        "column \"\(row.columnName(column))\" holds \(value.conversionDescription), which is not JSON for "
+        + "\(conversionTypeName(type)): \(error)"
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: error))
+    }
+  }
+
+  /// The error for a key with no column.
+  func keyNotFound(_ key: any CodingKey) -> DecodingError {
+    var description = "no column named \"\(key.stringValue)\" in the row"
+    if keyDecoding == .convertFromSnakeCase {
+      description =
+        "no column named \"\(SnakeCase.snakeCase(key.stringValue))\" in the row (nor another whose name "
+        + "converts from snake_case to \"\(key.stringValue)\")"
+    }
+    description += "; columns: " + row.columns.names.map { "\"\($0)\"" }.joined(separator: ", ")
+    return .keyNotFound(key, DecodingError.Context(codingPath: [key], debugDescription: description))
+  }
+}
+
+/// Holds a keyed container for reuse (see `RowDecodingContext.keyedContainer`).
+final class KeyedContainerCache<Key: CodingKey> {
+  let container: KeyedDecodingContainer<Key>
+  init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+}
+
+/// Decodes the current row: keyed by column name, or as one value from the
+/// first column.
+struct RowDecoder: Decoder {
+  let context: RowDecodingContext
+
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    context.keyedContainer(type)
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    throw DecodingError.typeMismatch(
+      [Any].self,
+      DecodingError.Context(
+        codingPath: [],
+        debugDescription: "a row decodes as a keyed container (properties by column name), not an unkeyed one"))
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    ColumnDecoder(context: context, column: 0, codingPath: [])
+  }
+}
+
+/// The row's columns by name, for a type's properties. Absent columns are
+/// `keyNotFound`; NULL is `valueNotFound` unless the property is optional.
+struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let context: RowDecodingContext
+
+  var codingPath: [any CodingKey] { [] }
+
+  /// A key for each column name (the leftmost of names equal but for ASCII
+  /// case), converted from snake_case when asked.
+  var allKeys: [Key] {
+    let names = context.keyNames
+    return names.indices.compactMap { index in
+      names[..<index].contains { Identifier.same($0, names[index]) } ? nil : Key(stringValue: names[index])
+    }
+  }
+
+  func contains(_ key: Key) -> Bool { context.column(for: key.stringValue) != nil }
+
+  @inline(__always)
+  private func column(_ key: Key) throws -> Int {
+    guard let column = context.column(for: key.stringValue) else { throw context.keyNotFound(key) }
+    return column
+  }
+
+  func decodeNil(forKey key: Key) throws -> Bool { context.isNull(try column(key)) }
+
+  /// The column for `key` read by `read`. (The coding path is made only for
+  /// an error: capturing `key`, of a generic type, costs on every call.)
+  @inline(__always)
+  private func read<T>(_ type: T.Type, _ key: Key, _ read: (sqlitebridge.ColumnView) -> T?) throws -> T {
+    let column = try column(key)
+    if let value = read(context.view(column)) { return value }
+    throw context.mismatch(type, column: column, codingPath: [key])
+  }
+
+  /// nil for an absent column or NULL; otherwise the column read by `read`.
+  @inline(__always)
+  private func readIfPresent<T>(_ type: T.Type, _ key: Key, _ read: (sqlitebridge.ColumnView) -> T?) throws -> T? {
+    guard let column = context.column(for: key.stringValue) else { return nil }
+    let view = context.view(column)
+    if view.type == .Null { return nil }
+    if let value = read(view) { return value }
+    throw context.mismatch(type, column: column, codingPath: [key])
+  }
+
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(type, key, ColumnRead.bool) }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(type, key, ColumnRead.string) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(type, key, ColumnRead.double) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try read(type, key, ColumnRead.float) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(type, key, ColumnRead.integer) }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(type, key, ColumnRead.integer) }
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try context.decode(type, column: column(key), codingPath: [key])
+  }
+
+  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+    try readIfPresent(type, key, ColumnRead.bool)
+  }
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    try readIfPresent(type, key, ColumnRead.string)
+  }
+  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    try readIfPresent(type, key, ColumnRead.double)
+  }
+  func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+    try readIfPresent(type, key, ColumnRead.float)
+  }
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+    try readIfPresent(type, key, ColumnRead.integer)
+  }
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let column = context.column(for: key.stringValue), !context.isNull(column) else { return nil }
+    return try context.decode(type, column: column, codingPath: [key])
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    throw nestedContainerError(key)
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    throw nestedContainerError(key)
+  }
+
+  private func nestedContainerError(_ key: Key) -> DecodingError {
+    DecodingError.typeMismatch(
+      [String: Any].self,
+      DecodingError.Context(
+        codingPath: [key],
+        debugDescription: "column \"\(key.stringValue)\" cannot be read as a nested container; decode it as a "
+          + "Decodable type instead (which reads JSON text)"))
+  }
+
+  /// The same row: a superclass decodes its properties from the row too.
+  func superDecoder() throws -> any Decoder { RowDecoder(context: context) }
+
+  /// The same row, as `superDecoder()`.
+  func superDecoder(forKey key: Key) throws -> any Decoder { RowDecoder(context: context) }
+}
+
+/// Decodes one column as a single value, for a `Decodable` type that is not
+/// `DatabaseValueConvertible` (an enum with a raw value, a wrapper type).
+/// When the type asks for a keyed or unkeyed container instead,
+/// `NeedsContainer` sends the decoding to the column's JSON text.
+struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
+  struct NeedsContainer: Error {}
+
+  let context: RowDecodingContext
+  let column: Int
+  let codingPath: [any CodingKey]
+
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    throw NeedsContainer()
+  }
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsContainer() }
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+  func decodeNil() -> Bool { context.isNull(column) }
+
+  @inline(__always)
+  private func read<T>(_ type: T.Type, _ read: (sqlitebridge.ColumnView) -> T?) throws -> T {
+    try context.read(type, column: column, codingPath: { codingPath }, read)
+  }
+
+  func decode(_ type: Bool.Type) throws -> Bool { try read(type, ColumnRead.bool) }
+  func decode(_ type: String.Type) throws -> String { try read(type, ColumnRead.string) }
+  func decode(_ type: Double.Type) throws -> Double { try read(type, ColumnRead.double) }
+  func decode(_ type: Float.Type) throws -> Float { try read(type, ColumnRead.float) }
+  func decode(_ type: Int.Type) throws -> Int { try read(type, ColumnRead.integer) }
+  func decode(_ type: Int8.Type) throws -> Int8 { try read(type, ColumnRead.integer) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try read(type, ColumnRead.integer) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try read(type, ColumnRead.integer) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try read(type, ColumnRead.integer) }
+  func decode(_ type: UInt.Type) throws -> UInt { try read(type, ColumnRead.integer) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try read(type, ColumnRead.integer) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try read(type, ColumnRead.integer) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try read(type, ColumnRead.integer) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try read(type, ColumnRead.integer) }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try context.decode(type, column: column, codingPath: codingPath)
+  }
+}
+
+/// Reads a borrowed column as a Swift scalar with the rules of the
+/// `DatabaseValueConvertible` conformances (see `ExactConversion`), without
+/// making a `DatabaseValue` first. Nil when the value does not convert.
+enum ColumnRead {
+  /// An integer, or a real with no fractional part, that fits `T`.
+  @inline(__always)
+  static func integer<T: FixedWidthInteger>(_ column: sqlitebridge.ColumnView) -> T? {
+    switch column.type {
+    case .Integer: return T(exactly: column.integer)
+    case .Real: return ExactConversion.integer(column.real).flatMap { T(exactly: $0) }
+    default: return nil
+    }
+  }
+
+  /// A non-zero integer (or integral real) is true.
+  @inline(__always)
+  static func bool(_ column: sqlitebridge.ColumnView) -> Bool? {
+    (integer(column) as Int64?).map { $0 != 0 }
+  }
+
+  /// A real, or an integer as the nearest Double.
+  @inline(__always)
+  static func double(_ column: sqlitebridge.ColumnView) -> Double? {
+    switch column.type {
+    case .Real: return column.real
+    case .Integer: return Double(column.integer)
+    default: return nil
+    }
+  }
+
+  /// A real or an integer as the nearest Float, unless a finite real would
+  /// become infinity.
+  @inline(__always)
+  static func float(_ column: sqlitebridge.ColumnView) -> Float? {
+    switch column.type {
+    case .Real: return ExactConversion.float(column.real)
+    case .Integer: return Float(column.integer)
+    default: return nil
+    }
+  }
+
+  /// Text only.
+  @inline(__always)
+  static func string(_ column: sqlitebridge.ColumnView) -> String? {
+    guard column.type == .Text else { return nil }
+    return String(decoding: UnsafeRawBufferPointer(start: column.bytes, count: Int(column.size)), as: UTF8.self)
+  }
+}
