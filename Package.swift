@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "SQLiteBridge", targets: ["SQLiteBridge"]),
     .library(name: "SQLiteBridgeCore", targets: ["SQLiteBridgeCore"]),
     .executable(name: "sqlite-bridge", targets: ["sqlite-bridge"]),
+    .executable(name: "sqlite-bridge-bench", targets: ["sqlite-bridge-bench"]),
   ],
   targets: [
     // The C++ core. It lives at the package root so that the public headers
@@ -35,6 +36,14 @@ let package = Package(
       name: "sqlite-bridge",
       dependencies: ["SQLiteBridge"],
       resources: [.copy("Resources/notes.db")],
+      swiftSettings: cxxInterop
+    ),
+    // Release-mode benchmarks against the raw sqlite3 C API:
+    // swift run -c release sqlite-bridge-bench
+    .executableTarget(
+      name: "sqlite-bridge-bench",
+      dependencies: ["SQLiteBridge", "SQLiteBridgeCore"],
+      path: "Benchmarks/Swift",
       swiftSettings: cxxInterop
     ),
     .testTarget(

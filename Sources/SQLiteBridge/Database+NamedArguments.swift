@@ -34,17 +34,31 @@ extension Database {
   /// The cached statement for `sql` with `arguments` bound by name; the
   /// core matches names to parameters and reports what does not fit.
   func prepared(_ sql: String, _ arguments: NamedArguments) throws -> sqlitebridge.Statement {
-    var statement = try cachedStatement(sql)
+    var statement = sqlitebridge.Statement()
+    try lend(sql, into: &statement)
     guard statement.beginNamedArguments() else { throw lastError }
-    for (name, value) in arguments.elements {
-      var key = name
-      let match = key.withUTF8 { statement.matchNamedArgument($0.baseAddress, $0.count) }
+    let elements = arguments.elements
+    for position in elements.indices {
+      let match = Self.match(elements[position].0, in: &statement)
       guard match.count > 0 else { throw lastError }
-      for position in 0..<match.count where !statement.bind(value, at: match.index(position)) {
+      for filled in 0..<match.count where !statement.bind(elements[position].1, at: match.index(filled)) {
         throw lastError
       }
     }
     guard statement.endNamedArguments() else { throw lastError }
     return statement
+  }
+
+  /// The parameters the argument `name` fills (native strings lend their
+  /// UTF-8 without a copy).
+  @inline(__always)
+  static func match(_ name: String, in statement: inout sqlitebridge.Statement) -> sqlitebridge.ParameterMatch {
+    if let match = name.utf8.withContiguousStorageIfAvailable({
+      statement.matchNamedArgument($0.baseAddress, $0.count)
+    }) {
+      return match
+    }
+    var copy = name
+    return copy.withUTF8 { statement.matchNamedArgument($0.baseAddress, $0.count) }
   }
 }

@@ -8,7 +8,10 @@ import SQLiteBridgeCore
 /// extended code, message and SQL. A `Database` is used from one thread (or
 /// task) at a time; it is not `Sendable`.
 public final class Database {
-  var core: sqlitebridge.Database
+  /// Unchecked: a `Database` is used by one thread at a time, and the
+  /// dynamic exclusivity check on every access would cost more than a
+  /// whole cached statement lookup.
+  @exclusivity(unchecked) var core: sqlitebridge.Database
 
   /// Opens the database called `name` in `location.documentsDirectory`.
   ///
@@ -138,23 +141,38 @@ public final class Database {
   /// core checks it is exactly one statement) and binds `arguments`,
   /// checking their count in the core.
   func prepared(_ sql: String, _ arguments: [DatabaseValue]) throws -> sqlitebridge.Statement {
-    var statement = try cachedStatement(sql)
+    var statement = sqlitebridge.Statement()
+    try lend(sql, into: &statement)
     guard statement.expectArgumentCount(arguments.count) else { throw lastError }
-    for (offset, argument) in arguments.enumerated() where !statement.bind(argument, at: Int32(offset + 1)) {
+    for index in arguments.indices where !statement.bind(arguments[index], at: Int32(truncatingIfNeeded: index + 1)) {
       throw lastError
     }
     return statement
   }
 
-  /// The statement cache's statement for `sql`, unbound.
+  /// The statement cache's statement for `sql`, unbound, for a caller that
+  /// binds every parameter before stepping (so earlier bindings need no
+  /// clearing).
   func cachedStatement(_ sql: String) throws -> sqlitebridge.Statement {
-    var text = sql
-    // withUTF8 cannot return a non-copyable value, so it is moved out
-    // through an optional.
-    var lent: sqlitebridge.Statement?
-    text.withUTF8 { lent = core.cachedStatement($0.baseAddress, $0.count) }
-    guard let statement = lent.take(), statement.isValid() else { throw lastError }
+    var statement = sqlitebridge.Statement()
+    try lend(sql, into: &statement)
     return statement
+  }
+
+  /// Puts the cached statement for `sql` into `statement`, in place (each
+  /// move of a C++ statement costs a call).
+  @inline(__always)
+  func lend(_ sql: String, into statement: inout sqlitebridge.Statement) throws {
+    // Native strings lend their UTF-8 without a copy.
+    let lent =
+      sql.utf8.withContiguousStorageIfAvailable {
+        core.cachedStatementForArguments($0.baseAddress, $0.count, &statement)
+      }
+      ?? {
+        var copy = sql
+        return copy.withUTF8 { core.cachedStatementForArguments($0.baseAddress, $0.count, &statement) }
+      }()
+    guard lent else { throw lastError }
   }
 
   /// Steps `statement`: true when a row is ready, false when done.

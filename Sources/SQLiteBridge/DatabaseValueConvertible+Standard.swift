@@ -8,10 +8,12 @@ import Foundation
 
 extension Int: DatabaseValueConvertible {
   /// Stores an integer.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
   /// An integer, or a real with no fractional part, inside `Int`'s range;
   /// nil otherwise (text is never parsed).
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
     value.exactInteger.flatMap { Int(exactly: $0) }
   }
@@ -19,10 +21,12 @@ extension Int: DatabaseValueConvertible {
 
 extension Int8: DatabaseValueConvertible {
   /// Stores an integer.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
   /// An integer, or a real with no fractional part, inside `Int8`'s range;
   /// nil otherwise (text is never parsed).
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Int8? {
     value.exactInteger.flatMap { Int8(exactly: $0) }
   }
@@ -30,10 +34,12 @@ extension Int8: DatabaseValueConvertible {
 
 extension Int16: DatabaseValueConvertible {
   /// Stores an integer.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
   /// An integer, or a real with no fractional part, inside `Int16`'s range;
   /// nil otherwise (text is never parsed).
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Int16? {
     value.exactInteger.flatMap { Int16(exactly: $0) }
   }
@@ -41,10 +47,12 @@ extension Int16: DatabaseValueConvertible {
 
 extension Int32: DatabaseValueConvertible {
   /// Stores an integer.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
   /// An integer, or a real with no fractional part, inside `Int32`'s range;
   /// nil otherwise (text is never parsed).
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Int32? {
     value.exactInteger.flatMap { Int32(exactly: $0) }
   }
@@ -52,10 +60,12 @@ extension Int32: DatabaseValueConvertible {
 
 extension Int64: DatabaseValueConvertible {
   /// Stores an integer.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(self) }
 
   /// An integer, or a real with no fractional part, inside `Int64`'s range;
   /// nil otherwise (text is never parsed).
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
     value.exactInteger
   }
@@ -63,10 +73,12 @@ extension Int64: DatabaseValueConvertible {
 
 extension UInt8: DatabaseValueConvertible {
   /// Stores an integer.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
   /// An integer, or a real with no fractional part, inside `UInt8`'s range;
   /// nil otherwise (text is never parsed).
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> UInt8? {
     value.exactInteger.flatMap { UInt8(exactly: $0) }
   }
@@ -74,10 +86,12 @@ extension UInt8: DatabaseValueConvertible {
 
 extension UInt16: DatabaseValueConvertible {
   /// Stores an integer.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
   /// An integer, or a real with no fractional part, inside `UInt16`'s range;
   /// nil otherwise (text is never parsed).
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> UInt16? {
     value.exactInteger.flatMap { UInt16(exactly: $0) }
   }
@@ -85,10 +99,12 @@ extension UInt16: DatabaseValueConvertible {
 
 extension UInt32: DatabaseValueConvertible {
   /// Stores an integer.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
   /// An integer, or a real with no fractional part, inside `UInt32`'s range;
   /// nil otherwise (text is never parsed).
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> UInt32? {
     value.exactInteger.flatMap { UInt32(exactly: $0) }
   }
@@ -96,10 +112,12 @@ extension UInt32: DatabaseValueConvertible {
 
 extension Bool: DatabaseValueConvertible {
   /// Stores 1 for true, 0 for false.
+  @inlinable
   public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
 
   /// True for any non-zero integer (or real with no fractional part, as
   /// C++ reads it), false for zero; nil for a fraction, text, a blob or NULL.
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
     value.exactInteger.map { $0 != 0 }
   }
@@ -107,10 +125,12 @@ extension Bool: DatabaseValueConvertible {
 
 extension Double: DatabaseValueConvertible {
   /// Stores a real (NaN is stored as NULL, as SQLite does).
+  @inlinable
   public var databaseValue: DatabaseValue { .real(self) }
 
   /// A real, or an integer (beyond 2^53 in magnitude it becomes the nearest
   /// Double, as in C++); nil for text, a blob or NULL.
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
     switch value {
     case .real(let real): return real
@@ -122,11 +142,13 @@ extension Double: DatabaseValueConvertible {
 
 extension Float: DatabaseValueConvertible {
   /// Stores a real (exactly: every Float is a Double).
+  @inlinable
   public var databaseValue: DatabaseValue { .real(Double(self)) }
 
   /// A real or an integer, as the nearest Float (so most reals lose
   /// precision); an infinite real reads as infinity. Nil for a finite value
   /// beyond Float's range (it would become infinity), text, a blob or NULL.
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Float? {
     switch value {
     case .real(let real): return ExactConversion.float(real)
@@ -138,9 +160,11 @@ extension Float: DatabaseValueConvertible {
 
 extension String: DatabaseValueConvertible {
   /// Stores text.
+  @inlinable
   public var databaseValue: DatabaseValue { .text(self) }
 
   /// Text only: nil for a number (never formatted), a blob or NULL.
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
     if case .text(let text) = value { return text }
     return nil
@@ -149,9 +173,11 @@ extension String: DatabaseValueConvertible {
 
 extension Data: DatabaseValueConvertible {
   /// Stores a blob (an empty `Data` is a zero-length blob, not NULL).
+  @inlinable
   public var databaseValue: DatabaseValue { .blob(self) }
 
   /// Blobs only: nil for text (text is not a blob), a number or NULL.
+  @inlinable
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
     if case .blob(let data) = value { return data }
     return nil

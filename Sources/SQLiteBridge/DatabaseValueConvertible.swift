@@ -49,6 +49,7 @@ extension DatabaseValue {
   /// The value as an exact 64-bit integer: an integer, or a real with no
   /// fractional part inside Int64's range. Nil for anything else (text is
   /// never parsed).
+  @inlinable
   var exactInteger: Int64? {
     switch self {
     case .integer(let integer):
@@ -81,9 +82,10 @@ extension DatabaseValue {
 
 /// The conversion rules shared by `DatabaseValue` conversions and by
 /// decoding straight from a statement's columns, so both agree.
+@usableFromInline
 enum ExactConversion {
   /// `real` as an Int64 when it has no fractional part and fits.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func integer(_ real: Double) -> Int64? {
     // 2^63 is exactly representable; Int64.max is not, hence `<`.
     guard real.rounded(.towardZero) == real, real >= -9_223_372_036_854_775_808.0, real < 9_223_372_036_854_775_808.0
@@ -93,7 +95,7 @@ enum ExactConversion {
 
   /// `double` as the nearest Float; nil when a finite value would become
   /// infinity.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func float(_ double: Double) -> Float? {
     let float = Float(double)
     return float.isFinite == double.isFinite ? float : nil

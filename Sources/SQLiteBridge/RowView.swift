@@ -6,11 +6,17 @@ import SQLiteBridgeCore
 /// Valid only during the call it is passed to; `copy()` makes a `Row` that
 /// may outlive it.
 public struct RowView {
-  let statement: UnsafePointer<sqlitebridge.Statement>
-  let columns: ColumnTable
+  @usableFromInline let statement: UnsafePointer<sqlitebridge.Statement>
+  @usableFromInline let columns: ColumnTable
+
+  @usableFromInline
+  init(statement: UnsafePointer<sqlitebridge.Statement>, columns: ColumnTable) {
+    self.statement = statement
+    self.columns = columns
+  }
 
   /// Number of columns.
-  public var count: Int { Int(columns.count) }
+  @inlinable public var count: Int { Int(columns.count) }
 
   /// The name SQL gives column `index` (alias or column name). Traps when
   /// `index` is out of range.
@@ -18,6 +24,7 @@ public struct RowView {
 
   /// The value of column `index`. Traps when `index` is out of range, as an
   /// array does.
+  @inlinable @inline(__always)
   public subscript(index: Int) -> DatabaseValue {
     precondition(index >= 0 && index < count, "RowView index \(index) out of range (\(count) columns)")
     return DatabaseValue(statement.pointee.column(Int32(index)))
@@ -25,6 +32,7 @@ public struct RowView {
 
   /// The value of the leftmost column named `name` (ASCII case-insensitive);
   /// nil when no column has that name.
+  @inlinable
   public subscript(name: String) -> DatabaseValue? {
     columns.index(of: name).map { self[$0] }
   }

@@ -8,6 +8,7 @@ import SQLiteBridgeCore
 
 extension DatabaseValue {
   /// Copies a column of the statement's current row.
+  @inlinable @inline(__always)
   init(_ column: sqlitebridge.ColumnView) {
     switch column.type {
     case .Integer:
@@ -28,6 +29,7 @@ extension DatabaseValue {
 extension sqlitebridge.Statement {
   /// Binds `value` to parameter `index` (1-based); false on failure, with
   /// the reason in the database's last error.
+  @inline(__always)
   mutating func bind(_ value: DatabaseValue, at index: Int32) -> Bool {
     switch value {
     case .null:
@@ -36,8 +38,13 @@ extension sqlitebridge.Statement {
       return bindInteger(index, integer)
     case .real(let real):
       return bindReal(index, real)
-    case .text(var text):
-      return text.withUTF8 { bindText(index, $0.baseAddress, $0.count) }
+    case .text(let text):
+      // Native strings lend their UTF-8 without a copy.
+      if let bound = text.utf8.withContiguousStorageIfAvailable({ bindText(index, $0.baseAddress, $0.count) }) {
+        return bound
+      }
+      var copy = text
+      return copy.withUTF8 { bindText(index, $0.baseAddress, $0.count) }
     case .blob(let data):
       return data.withUnsafeBytes { bindBlob(index, $0.baseAddress, $0.count) }
     }

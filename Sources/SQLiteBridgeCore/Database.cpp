@@ -69,22 +69,34 @@ sqlite3* Database::handle() const noexcept { return connection_ ? connection_->d
 
 // MARK: Statements
 
-Statement Database::prepare(const std::string& sql) noexcept { return prepareText(sql.data(), sql.size(), false); }
+Statement Database::prepare(const std::string& sql) noexcept {
+  return prepareText(sql.data(), sql.size(), Caching::None);
+}
 
 Statement Database::cachedStatement(const std::string& sql) noexcept {
-  return prepareText(sql.data(), sql.size(), true);
+  return prepareText(sql.data(), sql.size(), Caching::Cached);
 }
 
 Statement Database::cachedStatement(const void* utf8, std::size_t size) noexcept {
-  return prepareText(utf8 != nullptr ? static_cast<const char*>(utf8) : "", size, true);
+  return prepareText(utf8 != nullptr ? static_cast<const char*>(utf8) : "", size, Caching::Cached);
 }
 
-Statement Database::prepareText(const char* text, std::size_t size, bool cached) noexcept {
+Statement Database::cachedStatementForArguments(const void* utf8, std::size_t size) noexcept {
+  return prepareText(utf8 != nullptr ? static_cast<const char*>(utf8) : "", size, Caching::CachedForArguments);
+}
+
+bool Database::cachedStatementForArguments(const void* utf8, std::size_t size, Statement& statement) noexcept {
+  statement = cachedStatementForArguments(utf8, size);
+  return statement.isValid();
+}
+
+Statement Database::prepareText(const char* text, std::size_t size, Caching caching) noexcept {
   if (!beginCall()) return Statement();
   Connection& connection = *connection_;
   const std::string_view sql(text, size);
+  const bool cached = caching != Caching::None;
   if (cached) {
-    if (StatementCache::Entry* entry = connection.statementCache.lend(sql)) {
+    if (StatementCache::Entry* entry = connection.statementCache.lend(sql, caching == Caching::CachedForArguments)) {
       return Statement(connection_, entry->stmt, entry);
     }
   }
@@ -140,7 +152,7 @@ bool Database::finishEarlyStop() noexcept {
 
 bool Database::run(const std::string& sql, const std::vector<Value>* arguments, const NamedValues* named,
                    std::vector<Row>* results, Row* firstRow) noexcept {
-  Statement statement = cachedStatement(sql);
+  Statement statement = cachedStatementForArguments(sql.data(), sql.size());
   if (!statement.isValid()) return false;
   if (named != nullptr) {
     if (!statement.bind(*named)) return false;

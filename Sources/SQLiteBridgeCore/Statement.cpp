@@ -4,20 +4,26 @@
 #include <cstring>
 
 #include "Connection.hpp"
+#include "StatementState.hpp"
 
 namespace sqlitebridge {
 
 Statement::Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt, void* cacheEntry) noexcept
     : connection_(std::move(connection)), stmt_(stmt), cacheEntry_(cacheEntry) {}
 
-Statement::Statement(Statement&& other) noexcept
-    : connection_(std::move(other.connection_)),
-      stmt_(other.stmt_),
-      cacheEntry_(other.cacheEntry_),
-      namedBound_(std::move(other.namedBound_)),
-      columnNames_(std::move(other.columnNames_)) {
-  other.stmt_ = nullptr;
-  other.cacheEntry_ = nullptr;
+Statement::State& Statement::state() const {
+  if (state_ != nullptr) return *state_;
+  if (cacheEntry_ != nullptr) {
+    // A cached statement's state stays with it in the cache.
+    auto* entry = static_cast<StatementCache::Entry*>(cacheEntry_);
+    if (entry->state == nullptr) entry->state = new State();
+    state_ = entry->state;
+    ownsState_ = false;
+  } else {
+    state_ = new State();
+    ownsState_ = true;
+  }
+  return *state_;
 }
 
 Statement& Statement::operator=(Statement&& other) noexcept {
@@ -26,26 +32,31 @@ Statement& Statement::operator=(Statement&& other) noexcept {
     connection_ = std::move(other.connection_);
     stmt_ = other.stmt_;
     cacheEntry_ = other.cacheEntry_;
-    namedBound_ = std::move(other.namedBound_);
-    columnNames_ = std::move(other.columnNames_);
+    boundLargeValue_ = other.boundLargeValue_;
+    state_ = other.state_;
+    ownsState_ = other.ownsState_;
     other.stmt_ = nullptr;
     other.cacheEntry_ = nullptr;
+    other.state_ = nullptr;
   }
   return *this;
 }
 
-Statement::~Statement() { release(); }
-
 void Statement::release() noexcept {
+  if (ownsState_) delete state_;
+  state_ = nullptr;
+  ownsState_ = false;
   if (stmt_ == nullptr) return;
   if (cacheEntry_ != nullptr && connection_) {
-    // Lent by the statement cache: return it (reset, bindings cleared).
-    connection_->statementCache.giveBack(static_cast<StatementCache::Entry*>(cacheEntry_));
+    // Lent by the statement cache: give it back (reset; a large value bound
+    // is released now rather than kept until the statement's next use).
+    connection_->statementCache.giveBack(static_cast<StatementCache::Entry*>(cacheEntry_), boundLargeValue_);
   } else {
     sqlite3_finalize(stmt_);
   }
   stmt_ = nullptr;
   cacheEntry_ = nullptr;
+  boundLargeValue_ = false;
 }
 
 std::string Statement::sql() const noexcept {
@@ -72,14 +83,15 @@ bool Statement::check(int resultCode) noexcept {
   return false;
 }
 
-bool Statement::checkIndex(int index) noexcept {
-  if (stmt_ == nullptr) return fail(SQLITE_MISUSE, "the statement is not prepared");
-  const int count = sqlite3_bind_parameter_count(stmt_);
-  if (index < 1 || index > count) {
+bool Statement::notPrepared() noexcept { return fail(SQLITE_MISUSE, "the statement is not prepared"); }
+
+// SQLite checks the index itself; only a failure costs more than a compare.
+bool Statement::bindFailed(int index, int resultCode) noexcept {
+  if (resultCode == SQLITE_RANGE) {
     return fail(SQLITE_RANGE, "parameter index " + std::to_string(index) + " is out of range: the statement has " +
-                                  std::to_string(count) + " parameter(s)");
+                                  std::to_string(parameterCount()) + " parameter(s)");
   }
-  return true;
+  return check(resultCode);
 }
 
 // MARK: Parameters
@@ -105,21 +117,16 @@ bool Statement::expectArgumentCount(std::size_t count) noexcept {
   return true;
 }
 
-bool Statement::bindNull(int index) noexcept { return checkIndex(index) && check(sqlite3_bind_null(stmt_, index)); }
-
-bool Statement::bindInteger(int index, std::int64_t value) noexcept {
-  return checkIndex(index) && check(sqlite3_bind_int64(stmt_, index, value));
-}
-
-bool Statement::bindReal(int index, double value) noexcept {
-  return checkIndex(index) && check(sqlite3_bind_double(stmt_, index, value));
-}
+// Values above this many bytes are released when a cached statement comes
+// back, instead of staying referenced until it is next used.
+constexpr std::size_t kLargeValue = 4096;
 
 bool Statement::bindText(int index, const void* utf8, std::size_t size) noexcept {
-  if (!checkIndex(index)) return false;
+  if (stmt_ == nullptr) return notPrepared();
   // A null pointer would bind NULL; empty text is not NULL.
   const char* bytes = utf8 != nullptr ? static_cast<const char*>(utf8) : "";
-  return check(sqlite3_bind_text64(stmt_, index, bytes, size, SQLITE_TRANSIENT, SQLITE_UTF8));
+  if (size > kLargeValue) boundLargeValue_ = true;
+  return bound(index, sqlite3_bind_text64(stmt_, index, bytes, size, SQLITE_TRANSIENT, SQLITE_UTF8));
 }
 
 bool Statement::bindText(int index, const std::string& text) noexcept {
@@ -127,10 +134,11 @@ bool Statement::bindText(int index, const std::string& text) noexcept {
 }
 
 bool Statement::bindBlob(int index, const void* bytes, std::size_t size) noexcept {
-  if (!checkIndex(index)) return false;
+  if (stmt_ == nullptr) return notPrepared();
   // A null pointer would bind NULL; a zero-length blob is not NULL.
-  if (size == 0) return check(sqlite3_bind_zeroblob(stmt_, index, 0));
-  return check(sqlite3_bind_blob64(stmt_, index, bytes, size, SQLITE_TRANSIENT));
+  if (size == 0) return bound(index, sqlite3_bind_zeroblob(stmt_, index, 0));
+  if (size > kLargeValue) boundLargeValue_ = true;
+  return bound(index, sqlite3_bind_blob64(stmt_, index, bytes, size, SQLITE_TRANSIENT));
 }
 
 bool Statement::bind(int index, const Value& value) noexcept {
@@ -161,8 +169,9 @@ bool Statement::bind(int index, const char* text) noexcept {
 
 bool Statement::bindUnsigned(int index, unsigned long long value) noexcept {
   if (value > static_cast<unsigned long long>(INT64_MAX)) {
-    return checkIndex(index) &&
-           fail(SQLITE_RANGE, "the unsigned value " + std::to_string(value) + " for parameter " +
+    if (stmt_ == nullptr) return notPrepared();
+    if (index < 1 || index > parameterCount()) return bound(index, SQLITE_RANGE);
+    return fail(SQLITE_RANGE, "the unsigned value " + std::to_string(value) + " for parameter " +
                                   std::to_string(index) + " does not fit SQLite's 64-bit signed integer");
   }
   return bindInteger(index, static_cast<std::int64_t>(value));
@@ -190,16 +199,23 @@ bool Statement::bind(const NamedValues& arguments) noexcept {
 
 bool Statement::beginNamedArguments() noexcept {
   if (stmt_ == nullptr) return fail(SQLITE_MISUSE, "the statement is not prepared");
-  const int count = sqlite3_bind_parameter_count(stmt_);
-  for (int index = 1; index <= count; ++index) {
-    const char* name = sqlite3_bind_parameter_name(stmt_, index);
-    if (name == nullptr || name[0] == '?') {
-      return fail(SQLITE_RANGE, "parameter " + std::to_string(index) +
-                                    " is positional (?), so the statement needs positional arguments, not named ones");
-    }
-  }
   try {
-    namedBound_.assign(static_cast<std::size_t>(count) + 1, false);
+    State& names = state();
+    if (!names.namesRead) names.readNames(stmt_);
+    if (names.hasPositional) {
+      for (int index = 1; index < static_cast<int>(names.prefix.size()); ++index) {
+        if (names.prefix[static_cast<std::size_t>(index)] != 0) continue;
+        return fail(SQLITE_RANGE,
+                    "parameter " + std::to_string(index) +
+                        " is positional (?), so the statement needs positional arguments, not named ones");
+      }
+    }
+    if (++names.round == 0) {  // wrapped: forget every earlier round
+      std::fill(names.filledIn.begin(), names.filledIn.end(), 0);
+      names.round = 1;
+    }
+    names.filled = 0;
+    names.hint = 1;
   } catch (...) {
     return fail(SQLITE_NOMEM, "out of memory while binding named arguments");
   }
@@ -212,51 +228,64 @@ ParameterMatch Statement::matchNamedArgument(const void* key, std::size_t size) 
     fail(SQLITE_MISUSE, "the statement is not prepared");
     return match;
   }
+  if (state_ == nullptr || !state_->namesRead) {
+    fail(SQLITE_MISUSE, "matchNamedArgument needs beginNamedArguments first");
+    return match;
+  }
+  State& names = *state_;
   const std::string_view name(static_cast<const char*>(key), size);
-  try {
-    // sqlite3_bind_parameter_index wants the name with its prefix, NUL-ended.
-    std::string candidate;
-    candidate.reserve(size + 2);
-    const bool prefixed = size > 0 && (name[0] == ':' || name[0] == '@' || name[0] == '$');
-    for (const char prefix : {':', '@', '$'}) {
-      candidate.clear();
-      if (!prefixed) candidate += prefix;
-      candidate.append(name);
-      const int index =
-          name.find('\0') == std::string_view::npos ? sqlite3_bind_parameter_index(stmt_, candidate.c_str()) : 0;
-      if (index > 0) {
-        if (static_cast<std::size_t>(index) < namedBound_.size() && namedBound_[static_cast<std::size_t>(index)]) {
-          fail(SQLITE_RANGE,
-               "the argument \"" + std::string(name) + "\" is given twice (parameter " + parameterName(index) + ")");
-          return ParameterMatch();
-        }
-        if (static_cast<std::size_t>(index) < namedBound_.size()) namedBound_[static_cast<std::size_t>(index)] = true;
-        (match.count == 0 ? match.first : match.count == 1 ? match.second : match.third) = index;
-        ++match.count;
-      }
-      if (prefixed) break;
+  const bool prefixed = size > 0 && (name[0] == ':' || name[0] == '@' || name[0] == '$');
+  const int count = static_cast<int>(names.prefix.size()) - 1;
+  const auto add = [&](int index) {
+    (match.count == 0 ? match.first : match.count == 1 ? match.second : match.third) = index;
+    ++match.count;
+  };
+  // Keys mostly come in parameter order: try where the last one ended, and
+  // scan only when that is not it (or the name has several prefixes).
+  const int hint = names.hint;
+  if (hint <= count && names.names(hint, name, prefixed) &&
+      (prefixed || !names.sharedBare[static_cast<std::size_t>(hint)])) {
+    add(hint);
+  } else {
+    for (int index = 1; index <= count && match.count < 3; ++index) {
+      if (names.names(index, name, prefixed)) add(index);
     }
+  }
+  try {
     if (match.count == 0) {
-      std::string names;
-      const int count = sqlite3_bind_parameter_count(stmt_);
-      for (int index = 1; index <= count; ++index) {
-        names += (names.empty() ? "" : ", ") + parameterName(index);
-      }
+      std::string list;
+      for (int index = 1; index <= count; ++index) list += (list.empty() ? "" : ", ") + parameterName(index);
       fail(SQLITE_RANGE, "the argument \"" + std::string(name) + "\" matches no parameter of the statement" +
-                             (names.empty() ? std::string(" (it has none)") : " (it has " + names + ")"));
+                             (list.empty() ? std::string(" (it has none)") : " (it has " + list + ")"));
+      return ParameterMatch();
+    }
+    for (int i = 0; i < match.count; ++i) {
+      const auto index = static_cast<std::size_t>(match.index(i));
+      if (names.filledIn[index] == names.round) {
+        fail(SQLITE_RANGE, "the argument \"" + std::string(name) + "\" is given twice (parameter " +
+                               parameterName(match.index(i)) + ")");
+        return ParameterMatch();
+      }
     }
   } catch (...) {
     fail(SQLITE_NOMEM, "out of memory while binding named arguments");
     return ParameterMatch();
   }
+  for (int i = 0; i < match.count; ++i) names.filledIn[static_cast<std::size_t>(match.index(i))] = names.round;
+  names.filled += match.count;
+  names.hint = match.index(match.count - 1) + 1;
   return match;
 }
 
 bool Statement::endNamedArguments() noexcept {
   if (stmt_ == nullptr) return fail(SQLITE_MISUSE, "the statement is not prepared");
-  const int count = sqlite3_bind_parameter_count(stmt_);
+  if (state_ == nullptr || !state_->namesRead)
+    return fail(SQLITE_MISUSE, "endNamedArguments needs beginNamedArguments first");
+  const State& names = *state_;
+  const int count = static_cast<int>(names.prefix.size()) - 1;
+  if (names.filled == count) return true;
   for (int index = 1; index <= count; ++index) {
-    if (static_cast<std::size_t>(index) >= namedBound_.size() || !namedBound_[static_cast<std::size_t>(index)]) {
+    if (names.filledIn[static_cast<std::size_t>(index)] != names.round) {
       return fail(SQLITE_RANGE, "no argument for parameter " + parameterName(index));
     }
   }
@@ -270,15 +299,12 @@ bool Statement::clearBindings() noexcept {
 
 // MARK: Running
 
-StepResult Statement::step() noexcept {
+StepResult Statement::stepFailed(int resultCode) noexcept {
   if (stmt_ == nullptr) {
     fail(SQLITE_MISUSE, "the statement is not prepared");
-    return StepResult::Error;
+  } else {
+    check(resultCode);
   }
-  const int rc = sqlite3_step(stmt_);
-  if (rc == SQLITE_ROW) return StepResult::Row;
-  if (rc == SQLITE_DONE) return StepResult::Done;
-  check(rc);
   return StepResult::Error;
 }
 
@@ -288,7 +314,7 @@ bool Statement::reset() noexcept {
   // reported by that step.
   sqlite3_reset(stmt_);
   // A schema change can re-prepare the statement with other columns.
-  columnNames_.reset();
+  if (state_ != nullptr) state_->columnNames.reset();
   return true;
 }
 
@@ -301,13 +327,18 @@ std::string Statement::columnName(int index) const noexcept {
 
 std::shared_ptr<const std::vector<std::string>> Statement::columnNames() const noexcept {
   const int count = columnCount();
-  if (!columnNames_ || columnNames_->size() != static_cast<std::size_t>(count)) {
-    auto names = std::make_shared<std::vector<std::string>>();
-    names->reserve(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i) names->push_back(columnName(i));
-    columnNames_ = std::move(names);
+  try {
+    std::shared_ptr<const std::vector<std::string>>& columnNames = state().columnNames;
+    if (!columnNames || columnNames->size() != static_cast<std::size_t>(count)) {
+      auto names = std::make_shared<std::vector<std::string>>();
+      names->reserve(static_cast<std::size_t>(count));
+      for (int i = 0; i < count; ++i) names->push_back(columnName(i));
+      columnNames = std::move(names);
+    }
+    return columnNames;
+  } catch (...) {
+    return nullptr;
   }
-  return columnNames_;
 }
 
 Value Statement::columnValue(int index) const noexcept {

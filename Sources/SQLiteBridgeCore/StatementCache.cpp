@@ -1,24 +1,34 @@
 #include "StatementCache.hpp"
 
+#include "StatementState.hpp"
+
 namespace sqlitebridge {
 
 StatementCache::~StatementCache() {
-  for (Entry& entry : entries_) sqlite3_finalize(entry.stmt);
+  for (Entry& entry : entries_) {
+    sqlite3_finalize(entry.stmt);
+    delete entry.state;
+  }
 }
 
-StatementCache::Entry* StatementCache::lend(std::string_view sql) noexcept {
+StatementCache::Entry* StatementCache::lend(std::string_view sql, bool bindsEveryParameter) noexcept {
   const auto found = index_.find(sql);
   if (found == index_.end() || found->second->lent) return nullptr;
   const auto entry = found->second;
   entries_.splice(entries_.begin(), entries_, entry);
   entry->lent = true;
+  if (entry->dirty && !bindsEveryParameter) {
+    sqlite3_clear_bindings(entry->stmt);
+    entry->dirty = false;
+  }
   return &*entry;
 }
 
 StatementCache::Entry* StatementCache::add(std::string_view sql, sqlite3_stmt* stmt) noexcept {
   if (capacity_ == 0 || index_.count(sql) != 0) return nullptr;
   try {
-    entries_.push_front(Entry{std::string(sql), stmt, true, false, {}});
+    entries_.push_front(
+        Entry{std::string(sql), stmt, true, false, sqlite3_bind_parameter_count(stmt), false, nullptr, {}});
     const auto entry = entries_.begin();
     entry->self = entry;
     try {
@@ -34,9 +44,11 @@ StatementCache::Entry* StatementCache::add(std::string_view sql, sqlite3_stmt* s
   }
 }
 
-void StatementCache::giveBack(Entry* entry) noexcept {
+void StatementCache::giveBack(Entry* entry, bool releaseValues) noexcept {
   sqlite3_reset(entry->stmt);
-  sqlite3_clear_bindings(entry->stmt);
+  if (entry->state != nullptr) entry->state->columnNames.reset();
+  if (releaseValues) sqlite3_clear_bindings(entry->stmt);
+  entry->dirty = entry->parameterCount > 0 && !releaseValues;
   entry->lent = false;
   if (entry->discard) {
     erase(entry->self);
@@ -70,6 +82,7 @@ void StatementCache::erase(std::list<Entry>::iterator entry) noexcept {
   const auto indexed = index_.find(entry->sql);
   if (indexed != index_.end() && indexed->second == entry) index_.erase(indexed);
   sqlite3_finalize(entry->stmt);
+  delete entry->state;
   entries_.erase(entry);
 }
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "sqlitebridge/SQLite.hpp"
+#include "sqlitebridge/Statement.hpp"
 
 namespace sqlitebridge {
 
@@ -20,8 +21,11 @@ class StatementCache {
     std::string sql;
     sqlite3_stmt* stmt = nullptr;
     bool lent = false;
-    bool discard = false;             // finalize on return (cache cleared while lent)
-    std::list<Entry>::iterator self;  // this entry's place in the LRU list
+    bool discard = false;  // finalize on return (cache cleared while lent)
+    int parameterCount = 0;
+    bool dirty = false;                 // holds the bindings of an earlier use
+    Statement::State* state = nullptr;  // owned; see StatementState.hpp
+    std::list<Entry>::iterator self;    // this entry's place in the LRU list
   };
 
   /// How many statements the cache keeps by default.
@@ -33,15 +37,19 @@ class StatementCache {
   ~StatementCache();
 
   /// Lends the idle statement prepared from exactly `sql`, or null when there
-  /// is none (not cached, or already lent out).
-  Entry* lend(std::string_view sql) noexcept;
+  /// is none (not cached, or already lent out). Unless `bindsEveryParameter`
+  /// (the borrower binds each parameter before stepping, so no earlier value
+  /// can be seen), the bindings of an earlier use are cleared first.
+  Entry* lend(std::string_view sql, bool bindsEveryParameter) noexcept;
   /// Adds `stmt`, freshly prepared from `sql`, as lent. Returns null (the
   /// caller keeps ownership) when the cache is off or `sql` is already
   /// cached under a lent entry.
   Entry* add(std::string_view sql, sqlite3_stmt* stmt) noexcept;
-  /// Takes a lent statement back: resets it and clears its bindings, so no
-  /// earlier argument can leak into the next use.
-  void giveBack(Entry* entry) noexcept;
+  /// Takes a lent statement back and resets it. Its bindings are cleared at
+  /// once when `releaseValues` (large values should not stay referenced),
+  /// otherwise when it is next lent to a borrower that may not bind every
+  /// parameter: either way no earlier argument leaks into a later use.
+  void giveBack(Entry* entry, bool releaseValues) noexcept;
   /// Finalizes every idle statement; lent ones are finalized on return.
   void clear() noexcept;
 

@@ -396,3 +396,22 @@ TEST_F(NamedBinding, BracedPairsStillReportMismatches) {
   EXPECT_FALSE(db_.execute("SELECT :a", {{"b", 1}}));
   expectRangeError({"\"b\"", ":a"}, "SELECT :a");
 }
+
+TEST_F(NamedBinding, ReusedStatementMatchesKeysInAnyOrderOnEachUse) {
+  const std::string sql = "INSERT INTO notes(id, title) VALUES (:id, :title)";
+  ASSERT_TRUE(db_.execute(sql, NamedValues{{"id", 1}, {"title", "first"}})) << db_.error();
+  ASSERT_TRUE(db_.execute(sql, NamedValues{{"title", "second"}, {"id", 2}})) << db_.error();
+  ASSERT_TRUE(db_.execute(sql, NamedValues{{":title", "third"}, {"@id", 3}}) == false);
+  EXPECT_EQ(db_.lastError().code, SQLITE_RANGE);  // @id is not :id
+  ASSERT_TRUE(db_.execute(sql, NamedValues{{":title", "third"}, {":id", 3}})) << db_.error();
+  std::vector<Row> rows;
+  ASSERT_TRUE(db_.execute("SELECT id, title FROM notes ORDER BY id", &rows));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].value("title").asText(), "second");
+  EXPECT_EQ(rows[2].value("id").asInteger(), 3);
+  // A failed use leaves nothing half-done for the next one.
+  EXPECT_FALSE(db_.execute(sql, NamedValues{{"id", 4}}));
+  EXPECT_NE(db_.error().find(":title"), std::string::npos) << db_.error();
+  ASSERT_TRUE(db_.execute(sql, NamedValues{{"id", 4}, {"title", "fourth"}})) << db_.error();
+  EXPECT_EQ(count(), 4);
+}

@@ -443,3 +443,28 @@ TEST_F(StatementCache, PrepareAndValidateAreCountedButNotCached) {
             }),
             6);
 }
+
+// Bindings left by one use: a borrower that may not bind every parameter
+// (cachedStatement) gets them cleared; one that binds them all
+// (cachedStatementForArguments, as execute and Swift do) is spared the pass.
+TEST_F(StatementCache, EarlierBindingsAreClearedForCachedStatementButKeptForArgumentBorrowers) {
+  const std::string sql = "SELECT ?";
+  ASSERT_TRUE(db_.execute(sql, {Value(42)}));
+  {
+    Statement kept = db_.cachedStatementForArguments(sql.data(), sql.size());
+    ASSERT_EQ(kept.step(), StepResult::Row);
+    EXPECT_EQ(kept.columnValue(0), Value(42));  // still bound: its borrower rebinds everything
+  }
+  Statement cleared = db_.cachedStatement(sql);
+  ASSERT_EQ(cleared.step(), StepResult::Row);
+  EXPECT_TRUE(cleared.columnValue(0).isNull());
+}
+
+TEST_F(StatementCache, LargeValuesAreReleasedWhenTheStatementComesBack) {
+  const std::string sql = "SELECT ?";
+  const std::vector<std::uint8_t> large(100000, 7);
+  ASSERT_TRUE(db_.execute(sql, {Value::fromBlob(large)}));
+  Statement next = db_.cachedStatementForArguments(sql.data(), sql.size());
+  ASSERT_EQ(next.step(), StepResult::Row);
+  EXPECT_TRUE(next.columnValue(0).isNull());  // not kept referenced by the cache
+}

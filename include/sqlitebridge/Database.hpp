@@ -92,6 +92,15 @@ class Database {
   Statement cachedStatement(const std::string& sql) noexcept;
   /// `cachedStatement` for `size` bytes of UTF-8 SQL at `utf8`.
   Statement cachedStatement(const void* utf8, std::size_t size) noexcept;
+  /// `cachedStatement` for a caller that binds every parameter before
+  /// stepping (checking the count with `expectArgumentCount`, or naming them
+  /// all between `beginNamedArguments` and `endNamedArguments`), as
+  /// `execute` and the Swift facade do: the values an earlier use bound are
+  /// not cleared first, which saves a pass over the parameters per call.
+  Statement cachedStatementForArguments(const void* utf8, std::size_t size) noexcept;
+  /// `cachedStatementForArguments` into `statement` (replacing what it
+  /// held), for callers that keep one statement variable; false on failure.
+  bool cachedStatementForArguments(const void* utf8, std::size_t size, Statement& statement) noexcept;
   /// Checks that `sql` is exactly one valid statement (as `prepare` does)
   /// without running it.
   bool validate(const std::string& sql) noexcept;
@@ -235,7 +244,8 @@ class Database {
 
  private:
   explicit Database(std::shared_ptr<Connection> connection) noexcept;
-  Statement prepareText(const char* sql, std::size_t size, bool cached) noexcept;
+  enum class Caching { None, Cached, CachedForArguments };
+  Statement prepareText(const char* sql, std::size_t size, Caching caching) noexcept;
   bool finishEarlyStop() noexcept;
   bool openByName(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
   bool run(const std::string& sql, const std::vector<Value>* arguments, const NamedValues* named,
@@ -255,13 +265,13 @@ bool Database::execute(const std::string& sql, Bind&& bind, OnRow&& onRow) {
 
 template <typename Body>
 bool Database::forEachRow(const std::string& sql, const std::vector<Value>& arguments, Body&& body) {
-  Statement statement = cachedStatement(sql);
+  Statement statement = cachedStatementForArguments(sql.data(), sql.size());
   return statement.isValid() && statement.bind(arguments) && statement.forEachRow(std::forward<Body>(body));
 }
 
 template <typename Body>
 bool Database::forEachRow(const std::string& sql, const NamedValues& arguments, Body&& body) {
-  Statement statement = cachedStatement(sql);
+  Statement statement = cachedStatementForArguments(sql.data(), sql.size());
   return statement.isValid() && statement.bind(arguments) && statement.forEachRow(std::forward<Body>(body));
 }
 

@@ -21,6 +21,7 @@ namespace sqlitebridge {
 
 class Connection;
 class RowView;
+class StatementCache;
 
 /// What one `Statement::step` did.
 enum class StepResult {
@@ -44,12 +45,27 @@ class Statement {
  public:
   /// An invalid statement; every call on it fails with SQLITE_MISUSE.
   Statement() noexcept = default;
-  Statement(Statement&& other) noexcept;
+  // Inline: Swift moves a statement between its helpers, and a call per
+  // move would cost more than the move.
+  Statement(Statement&& other) noexcept
+      : connection_(std::move(other.connection_)),
+        stmt_(other.stmt_),
+        cacheEntry_(other.cacheEntry_),
+        boundLargeValue_(other.boundLargeValue_),
+        state_(other.state_),
+        ownsState_(other.ownsState_) {
+    other.stmt_ = nullptr;
+    other.cacheEntry_ = nullptr;
+    other.state_ = nullptr;
+    other.ownsState_ = false;
+  }
   Statement& operator=(Statement&& other) noexcept;
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
-  /// Finalizes the statement.
-  ~Statement();
+  /// Finalizes the statement (or gives it back to the statement cache).
+  ~Statement() {
+    if (stmt_ != nullptr || state_ != nullptr) release();
+  }
 
   /// False for a default-constructed or moved-from statement, or one whose
   /// preparation failed.
@@ -74,11 +90,17 @@ class Statement {
   bool expectArgumentCount(std::size_t count) noexcept;
   /// Binds NULL to parameter `index` (1-based). Fails with SQLITE_RANGE when
   /// the index is out of range.
-  bool bindNull(int index) noexcept;
+  SQLITEBRIDGE_INLINE bool bindNull(int index) noexcept {
+    return stmt_ == nullptr ? notPrepared() : bound(index, sqlite3_bind_null(stmt_, index));
+  }
   /// Binds a 64-bit integer to parameter `index`.
-  bool bindInteger(int index, std::int64_t value) noexcept;
+  SQLITEBRIDGE_INLINE bool bindInteger(int index, std::int64_t value) noexcept {
+    return stmt_ == nullptr ? notPrepared() : bound(index, sqlite3_bind_int64(stmt_, index, value));
+  }
   /// Binds a double to parameter `index` (NaN binds NULL, as SQLite does).
-  bool bindReal(int index, double value) noexcept;
+  SQLITEBRIDGE_INLINE bool bindReal(int index, double value) noexcept {
+    return stmt_ == nullptr ? notPrepared() : bound(index, sqlite3_bind_double(stmt_, index, value));
+  }
   /// Binds `size` bytes of UTF-8 text (copied; embedded NULs kept). A null
   /// `utf8` with size 0 binds empty text, not NULL. Fails with SQLITE_TOOBIG
   /// past SQLite's length limit.
@@ -162,7 +184,15 @@ class Statement {
   // MARK: Running
 
   /// Runs the statement to its next row. On `Error`, reset before reuse.
-  StepResult step() noexcept;
+  SQLITEBRIDGE_INLINE StepResult step() noexcept {
+    if (stmt_ != nullptr) {
+      const int rc = sqlite3_step(stmt_);
+      if (rc == SQLITE_ROW) return StepResult::Row;
+      if (rc == SQLITE_DONE) return StepResult::Done;
+      return stepFailed(rc);
+    }
+    return stepFailed(SQLITE_MISUSE);
+  }
   /// Rewinds the statement so it can run again; bindings are kept. Returns
   /// true (the error of a failed previous step is not reported again).
   bool reset() noexcept;
@@ -193,27 +223,23 @@ class Statement {
     ColumnView view{ValueType::Null, 0, 0.0, nullptr, 0};
     if (stmt_ == nullptr) return view;
     sqlite3_value* value = sqlite3_column_value(stmt_, index);
-    switch (sqlite3_value_type(value)) {
-      case SQLITE_INTEGER:
-        view.type = ValueType::Integer;
-        view.integer = sqlite3_value_int64(value);
-        break;
-      case SQLITE_FLOAT:
-        view.type = ValueType::Real;
-        view.real = sqlite3_value_double(value);
-        break;
-      case SQLITE_TEXT:
-        view.type = ValueType::Text;
-        view.bytes = sqlite3_value_text(value);
-        view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
-        break;
-      case SQLITE_BLOB:
-        view.type = ValueType::Blob;
-        view.bytes = sqlite3_value_blob(value);
-        view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
-        break;
-      default:
-        break;
+    const int type = sqlite3_value_type(value);
+    // Integers first, tested on their own: the commonest case costs a
+    // compare instead of a jump table.
+    if (__builtin_expect(type == SQLITE_INTEGER, 1)) {
+      view.type = ValueType::Integer;
+      view.integer = sqlite3_value_int64(value);
+    } else if (type == SQLITE_FLOAT) {
+      view.type = ValueType::Real;
+      view.real = sqlite3_value_double(value);
+    } else if (type == SQLITE_TEXT) {
+      view.type = ValueType::Text;
+      view.bytes = sqlite3_value_text(value);
+      view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
+    } else if (type == SQLITE_BLOB) {
+      view.type = ValueType::Blob;
+      view.bytes = sqlite3_value_blob(value);
+      view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
     }
     return view;
   }
@@ -237,20 +263,32 @@ class Statement {
  private:
   friend class Database;
   friend class RowView;
+  friend class StatementCache;
   Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt, void* cacheEntry) noexcept;
   void release() noexcept;
   bool fail(int code, const std::string& message) const noexcept;
   bool check(int resultCode) noexcept;
-  bool checkIndex(int index) noexcept;
+  SQLITEBRIDGE_INLINE bool bound(int index, int resultCode) noexcept {
+    return resultCode == SQLITE_OK || bindFailed(index, resultCode);
+  }
+  bool bindFailed(int index, int resultCode) noexcept;
+  struct State;
+  State& state() const;
+  bool notPrepared() noexcept;
   bool bindUnsigned(int index, unsigned long long value) noexcept;
+  StepResult stepFailed(int resultCode) noexcept;
   bool hasError() const noexcept;
   void clearError() noexcept;
 
   std::shared_ptr<Connection> connection_;
   sqlite3_stmt* stmt_ = nullptr;
   void* cacheEntry_ = nullptr;    // where to return a statement lent by the cache
-  std::vector<bool> namedBound_;  // parameters filled during named binding
-  mutable std::shared_ptr<const std::vector<std::string>> columnNames_;
+  bool boundLargeValue_ = false;  // release bindings on return, not on reuse
+  // What few statements need (named binding, copied rows' column names),
+  // made on first use, kept by the cache entry for a cached statement. One
+  // pointer keeps a move cheap.
+  mutable State* state_ = nullptr;
+  mutable bool ownsState_ = false;  // false when the cache entry owns it
 };
 
 }  // namespace sqlitebridge
