@@ -47,7 +47,7 @@ bool Connection::failFromSQLite(int resultCode, const std::string& sql) noexcept
 
 bool Connection::begin() noexcept {
   if (db == nullptr) return fail(SQLITE_MISUSE, "the database is not open", "");
-  clearError();
+  if (error.code != SQLITE_OK) clearError();  // after a success there is nothing to clear
   return true;
 }
 

@@ -1,6 +1,8 @@
 #include "sqlitebridge/Database.hpp"
 
 #include <climits>
+#include <cstddef>
+#include <new>
 
 #include "Connection.hpp"
 #include "OpenConnection.hpp"
@@ -159,26 +161,41 @@ bool Database::run(const std::string& sql, const std::vector<Value>* arguments, 
   } else if (arguments != nullptr ? !statement.bind(*arguments) : !statement.expectArgumentCount(0)) {
     return false;
   }
+  // Rows go straight into `*results` (no second pass to move them there);
+  // on failure the ones this call appended are taken out again, so rows are
+  // appended only when the whole statement succeeds.
+  const std::size_t oldSize = results != nullptr ? results->size() : 0;
+  const auto dropAppended = [&] {
+    if (results != nullptr) results->erase(results->begin() + static_cast<std::ptrdiff_t>(oldSize), results->end());
+  };
   try {
-    std::vector<Row> rows;
+    // The rows of one run share one list of column names, read once (after
+    // the first step: a schema change re-prepares the statement there).
+    std::shared_ptr<const std::vector<std::string>> names;
     bool haveFirst = false;
     for (;;) {
       const StepResult step = statement.step();
-      if (step == StepResult::Error) return false;
+      if (step == StepResult::Error) {
+        dropAppended();
+        return false;
+      }
       if (step == StepResult::Done) break;
+      if (results == nullptr && (firstRow == nullptr || haveFirst)) continue;
+      if (!names) {
+        names = statement.columnNames();
+        if (!names) throw std::bad_alloc();
+      }
       if (results != nullptr) {
-        rows.push_back(statement.row());
-      } else if (firstRow != nullptr && !haveFirst) {
-        *firstRow = statement.row();
+        results->emplace_back(names, statement.makeValues());
+      } else {
+        *firstRow = Row(names, statement.makeValues());
         haveFirst = true;
       }
     }
     if (firstRow != nullptr && !haveFirst) *firstRow = Row();
-    if (results != nullptr) {
-      results->insert(results->end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
-    }
     return true;
   } catch (...) {
+    dropAppended();
     return connection_->fail(SQLITE_NOMEM, "out of memory while reading rows", sql);
   }
 }

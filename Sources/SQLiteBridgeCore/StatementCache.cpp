@@ -12,10 +12,18 @@ StatementCache::~StatementCache() {
 }
 
 StatementCache::Entry* StatementCache::lend(std::string_view sql, bool bindsEveryParameter) noexcept {
-  const auto found = index_.find(sql);
-  if (found == index_.end() || found->second->lent) return nullptr;
-  const auto entry = found->second;
-  entries_.splice(entries_.begin(), entries_, entry);
+  std::list<Entry>::iterator entry;
+  // The statement used last is the likeliest (a loop of inserts): compare
+  // before hashing.
+  if (!entries_.empty() && entries_.front().sql == sql) {
+    entry = entries_.begin();
+    if (entry->lent) return nullptr;
+  } else {
+    const auto found = index_.find(sql);
+    if (found == index_.end() || found->second->lent) return nullptr;
+    entry = found->second;
+    entries_.splice(entries_.begin(), entries_, entry);
+  }
   entry->lent = true;
   if (entry->dirty && !bindsEveryParameter) {
     sqlite3_clear_bindings(entry->stmt);

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <exception>
+#include <new>
 
 #include "sqlitebridge/SQLite.hpp"
 
@@ -31,10 +33,10 @@ class Converter {
   // Binds `value`, steps, and hands the statement to `read`; `fallback` when
   // SQLite is unavailable (out of memory).
   template <typename Read, typename Result>
-  Result convert(ValueType type, std::int64_t integer, double real, const std::string& bytes, Read read,
+  Result convert(ValueType type, std::int64_t integer, double real, const char* bytes, std::size_t size, Read read,
                  Result fallback) noexcept {
     if (stmt_ == nullptr) return fallback;
-    bind(type, integer, real, bytes);
+    bind(type, integer, real, bytes, size);
     Result result = fallback;
     if (sqlite3_step(stmt_) == SQLITE_ROW) result = read(stmt_);
     sqlite3_reset(stmt_);
@@ -43,7 +45,7 @@ class Converter {
   }
 
  private:
-  void bind(ValueType type, std::int64_t integer, double real, const std::string& bytes) noexcept {
+  void bind(ValueType type, std::int64_t integer, double real, const char* bytes, std::size_t size) noexcept {
     switch (type) {
       case ValueType::Null:
         sqlite3_bind_null(stmt_, 1);
@@ -55,10 +57,11 @@ class Converter {
         sqlite3_bind_double(stmt_, 1, real);
         break;
       case ValueType::Text:
-        sqlite3_bind_text64(stmt_, 1, bytes.data(), bytes.size(), SQLITE_STATIC, SQLITE_UTF8);
+        sqlite3_bind_text64(stmt_, 1, bytes, size, SQLITE_STATIC, SQLITE_UTF8);
         break;
       case ValueType::Blob:
-        sqlite3_bind_blob64(stmt_, 1, bytes.data(), bytes.size(), SQLITE_STATIC);
+        // A null pointer would bind NULL; a zero-length blob is not NULL.
+        sqlite3_bind_blob64(stmt_, 1, size == 0 ? "" : bytes, size, SQLITE_STATIC);
         break;
     }
   }
@@ -82,61 +85,105 @@ std::int64_t realToInteger(double real) noexcept {
 
 }  // namespace
 
+// A row of values is read into memory value by value: keep them small.
+static_assert(sizeof(Value) == 10, "a Value is its 8-byte payload, its byte count and its storage class");
+
+// Heap blocks: the byte count, then the bytes. malloc rather than new: a
+// block is raw bytes, and malloc reports failure without throwing.
+void Value::copyBytes(const void* bytes, std::size_t size) {
+  if (size <= kInline) {
+    if (size > 0) std::memcpy(data_, bytes, size);
+    size_ = static_cast<std::uint8_t>(size);
+    return;
+  }
+  if (size > SIZE_MAX - sizeof(std::size_t)) throw std::bad_alloc();
+  char* block = static_cast<char*>(std::malloc(sizeof(std::size_t) + size));
+  if (block == nullptr) throw std::bad_alloc();
+  std::memcpy(block, &size, sizeof size);
+  std::memcpy(block + sizeof(std::size_t), bytes, size);
+  std::memcpy(data_, &block, sizeof block);
+  size_ = kOnHeap;
+}
+
+Value Value::ofBytes(ValueType type, const void* bytes, std::size_t size) {
+  Value value;
+  value.copyBytes(bytes, size);
+  value.type_ = static_cast<std::uint8_t>(type);
+  return value;
+}
+
+Value::Value(std::string text) noexcept : type_(static_cast<std::uint8_t>(ValueType::Text)) {
+  try {
+    copyBytes(text.data(), text.size());
+  } catch (...) {
+    // No way to report it from a noexcept constructor, and making the value
+    // anything but this text would silently change data.
+    std::terminate();
+  }
+}
+
 Value::Value(const char* text) {
   if (text != nullptr) {
-    type_ = ValueType::Text;
-    bytes_ = text;
+    copyBytes(text, std::strlen(text));
+    type_ = static_cast<std::uint8_t>(ValueType::Text);
   }
 }
 
 Value Value::fromBlob(std::vector<std::uint8_t> bytes) { return fromBlob(bytes.data(), bytes.size()); }
 
-Value Value::fromBlob(const void* bytes, std::size_t size) {
-  Value value;
-  value.type_ = ValueType::Blob;
-  if (size > 0) value.bytes_.assign(static_cast<const char*>(bytes), size);
-  return value;
-}
+Value Value::fromBlob(const void* bytes, std::size_t size) { return ofBytes(ValueType::Blob, bytes, size); }
 
 std::int64_t Value::asInteger() const noexcept {
-  switch (type_) {
+  std::int64_t integer;
+  double real;
+  std::memcpy(&integer, data_, sizeof integer);
+  std::memcpy(&real, data_, sizeof real);
+  switch (type()) {
     case ValueType::Null:
       return 0;
     case ValueType::Integer:
-      return integer_;
+      return integer;
     case ValueType::Real:
-      return realToInteger(real_);
+      return realToInteger(real);
     default:
       return converter().convert(
-          type_, integer_, real_, bytes_,
+          type(), 0, 0.0, bytes(), byteCount(),
           [](sqlite3_stmt* stmt) { return static_cast<std::int64_t>(sqlite3_column_int64(stmt, 0)); }, std::int64_t{0});
   }
 }
 
 double Value::asReal() const noexcept {
-  switch (type_) {
+  std::int64_t integer;
+  double real;
+  std::memcpy(&integer, data_, sizeof integer);
+  std::memcpy(&real, data_, sizeof real);
+  switch (type()) {
     case ValueType::Null:
       return 0.0;
     case ValueType::Integer:
-      return static_cast<double>(integer_);
+      return static_cast<double>(integer);
     case ValueType::Real:
-      return real_;
+      return real;
     default:
       return converter().convert(
-          type_, integer_, real_, bytes_, [](sqlite3_stmt* stmt) { return sqlite3_column_double(stmt, 0); }, 0.0);
+          type(), 0, 0.0, bytes(), byteCount(), [](sqlite3_stmt* stmt) { return sqlite3_column_double(stmt, 0); }, 0.0);
   }
 }
 
 std::string Value::asText() const {
-  switch (type_) {
+  std::int64_t integer;
+  double real;
+  std::memcpy(&integer, data_, sizeof integer);
+  std::memcpy(&real, data_, sizeof real);
+  switch (type()) {
     case ValueType::Null:
       return std::string();
     case ValueType::Text:
     case ValueType::Blob:
-      return bytes_;
+      return std::string(bytes(), byteCount());
     default:
       return converter().convert(
-          type_, integer_, real_, bytes_,
+          type(), integer, real, nullptr, 0,
           [](sqlite3_stmt* stmt) {
             const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
             return text == nullptr ? std::string()
@@ -147,12 +194,14 @@ std::string Value::asText() const {
 }
 
 std::vector<std::uint8_t> Value::asBlob() const {
-  switch (type_) {
+  switch (type()) {
     case ValueType::Null:
       return {};
     case ValueType::Text:
-    case ValueType::Blob:
-      return std::vector<std::uint8_t>(bytes_.begin(), bytes_.end());
+    case ValueType::Blob: {
+      const auto* first = reinterpret_cast<const std::uint8_t*>(bytes());
+      return std::vector<std::uint8_t>(first, first + byteCount());
+    }
     default: {
       // A number's bytes are those of its text form, as in SQLite.
       const std::string text = asText();
@@ -163,15 +212,22 @@ std::vector<std::uint8_t> Value::asBlob() const {
 
 bool operator==(const Value& a, const Value& b) noexcept {
   if (a.type_ != b.type_) return false;
-  switch (a.type_) {
+  switch (a.type()) {
     case ValueType::Null:
       return true;
     case ValueType::Integer:
-      return a.integer_ == b.integer_;
-    case ValueType::Real:
-      return a.real_ == b.real_;
-    default:
-      return a.bytes_ == b.bytes_;
+      return a.asInteger() == b.asInteger();
+    case ValueType::Real: {
+      double x;
+      double y;
+      std::memcpy(&x, a.data_, sizeof x);
+      std::memcpy(&y, b.data_, sizeof y);
+      return x == y;
+    }
+    default: {
+      const std::size_t size = a.byteCount();
+      return size == b.byteCount() && (size == 0 || std::memcmp(a.bytes(), b.bytes(), size) == 0);
+    }
   }
 }
 

@@ -140,3 +140,21 @@ TEST(Row, RowsAreCopiesThatOutliveTheQuery) {
   EXPECT_EQ(copy.columnName(0), "word");
   EXPECT_EQ(copy.value(0), Value("kept"));
 }
+
+TEST(Row, TextAndBlobsOfEveryLengthComeBackFromExecute) {
+  Database db = Database::open(":memory:");
+  for (const std::size_t size : {0, 1, 8, 9, 16, 17, 1000, 100000}) {
+    std::string bytes;
+    for (std::size_t i = 0; i < size; ++i) bytes.push_back(i % 5 == 2 ? '\0' : static_cast<char>('A' + i % 50));
+    std::vector<Row> rows;
+    ASSERT_TRUE(
+        db.execute("SELECT ? AS t, ? AS b, 7 AS n", {Value(bytes), Value::fromBlob(bytes.data(), bytes.size())}, &rows))
+        << db.error();
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].value(0).type(), ValueType::Text) << size;
+    EXPECT_EQ(rows[0].value("t").asText(), bytes) << size;
+    EXPECT_EQ(rows[0].value(1).type(), ValueType::Blob) << size;
+    EXPECT_EQ(rows[0].value("b").asBlob(), std::vector<std::uint8_t>(bytes.begin(), bytes.end())) << size;
+    EXPECT_EQ(rows[0].value("n"), Value(7));
+  }
+}

@@ -281,3 +281,112 @@ TEST(Value, TextAndBlobShareTheirBytesUnchanged) {
   EXPECT_EQ(blob.asText(), all);
   EXPECT_EQ(bytesOf(Value(std::string("x\0y", 3)).asBlob()), std::string("x\0y", 3));
 }
+
+namespace {
+
+/// `size` bytes that include NULs and high bytes, different for each size.
+std::string sampleBytes(std::size_t size) {
+  std::string bytes;
+  for (std::size_t i = 0; i < size; ++i) bytes.push_back(i % 7 == 3 ? '\0' : static_cast<char>('a' + (i + size) % 200));
+  return bytes;
+}
+
+// Around the sizes a Value keeps in place and beyond (it stores short text
+// and blobs itself and longer ones on the heap).
+const std::size_t kSampleSizes[] = {0, 1, 7, 8, 9, 15, 16, 17, 100, 4096, 100000};
+
+}  // namespace
+
+TEST(Value, CopiesKeepTextAndBlobsOfEveryLength) {
+  for (const std::size_t size : kSampleSizes) {
+    const std::string bytes = sampleBytes(size);
+    const Value text(bytes);
+    const Value blob = Value::fromBlob(bytes.data(), bytes.size());
+    const Value textCopy(text);
+    const Value blobCopy = blob;
+    EXPECT_EQ(textCopy.type(), ValueType::Text) << size;
+    EXPECT_EQ(textCopy.asText(), bytes) << size;
+    EXPECT_EQ(textCopy, text) << size;
+    EXPECT_EQ(blobCopy.type(), ValueType::Blob) << size;
+    EXPECT_EQ(bytesOf(blobCopy.asBlob()), bytes) << size;
+    EXPECT_EQ(blobCopy, blob) << size;
+    EXPECT_NE(textCopy, blobCopy) << size;
+
+    // Assigned over values of every kind, and onto itself.
+    for (Value target : {Value(), Value(1), Value(2.5), Value(sampleBytes(3)), Value(sampleBytes(50))}) {
+      target = text;
+      EXPECT_EQ(target.asText(), bytes) << size;
+      const Value& alias = target;
+      target = alias;
+      EXPECT_EQ(target.asText(), bytes) << size;
+      EXPECT_EQ(target.type(), ValueType::Text) << size;
+    }
+  }
+}
+
+TEST(Value, MovesTakeTheContentAndLeaveTheStorageClassEmpty) {
+  for (const std::size_t size : kSampleSizes) {
+    const std::string bytes = sampleBytes(size);
+    Value source(bytes);
+    Value moved(std::move(source));
+    EXPECT_EQ(moved.asText(), bytes) << size;
+    EXPECT_EQ(source.type(), ValueType::Text) << size;  // NOLINT(bugprone-use-after-move): checks the documented state
+    EXPECT_EQ(source.asText(), "") << size;
+
+    Value target(sampleBytes(40));
+    target = std::move(moved);
+    EXPECT_EQ(target.asText(), bytes) << size;
+    EXPECT_EQ(moved.asText(), "") << size;  // NOLINT(bugprone-use-after-move)
+    Value blob = Value::fromBlob(bytes.data(), bytes.size());
+    target = std::move(blob);
+    EXPECT_EQ(target.type(), ValueType::Blob) << size;
+    EXPECT_EQ(bytesOf(target.asBlob()), bytes) << size;
+  }
+  Value number(std::int64_t{1} << 50);
+  const Value movedNumber(std::move(number));
+  EXPECT_EQ(movedNumber.asInteger(), std::int64_t{1} << 50);
+}
+
+TEST(Value, AGrowingVectorOfValuesKeepsEveryValue) {
+  std::vector<Value> values;
+  for (int i = 0; i < 1000; ++i) {
+    switch (i % 5) {
+      case 0:
+        values.emplace_back();
+        break;
+      case 1:
+        values.emplace_back(std::int64_t{i} * 1000003);
+        break;
+      case 2:
+        values.emplace_back(i + 0.5);
+        break;
+      case 3:
+        values.emplace_back(sampleBytes(static_cast<std::size_t>(i % 40)));
+        break;
+      default:
+        values.push_back(
+            Value::fromBlob(sampleBytes(static_cast<std::size_t>(i % 40)).data(), static_cast<std::size_t>(i % 40)));
+    }
+  }
+  const std::vector<Value> copy = values;
+  for (int i = 0; i < 1000; ++i) {
+    const Value& value = copy[static_cast<std::size_t>(i)];
+    switch (i % 5) {
+      case 0:
+        EXPECT_TRUE(value.isNull()) << i;
+        break;
+      case 1:
+        EXPECT_EQ(value.asInteger(), std::int64_t{i} * 1000003) << i;
+        break;
+      case 2:
+        EXPECT_EQ(value.asReal(), i + 0.5) << i;
+        break;
+      case 3:
+        EXPECT_EQ(value.asText(), sampleBytes(static_cast<std::size_t>(i % 40))) << i;
+        break;
+      default:
+        EXPECT_EQ(value.type(), ValueType::Blob) << i;
+        EXPECT_EQ(bytesOf(value.asBlob()), sampleBytes(static_cast<std::size_t>(i % 40))) << i;
+    }
+  }
+}

@@ -59,7 +59,22 @@ class Statement {
     other.state_ = nullptr;
     other.ownsState_ = false;
   }
-  Statement& operator=(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept {
+    if (this != &other) {
+      if (stmt_ != nullptr || state_ != nullptr) release();
+      connection_ = std::move(other.connection_);
+      stmt_ = other.stmt_;
+      cacheEntry_ = other.cacheEntry_;
+      boundLargeValue_ = other.boundLargeValue_;
+      state_ = other.state_;
+      ownsState_ = other.ownsState_;
+      other.stmt_ = nullptr;
+      other.cacheEntry_ = nullptr;
+      other.state_ = nullptr;
+      other.ownsState_ = false;
+    }
+    return *this;
+  }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
   /// Finalizes the statement (or gives it back to the statement cache).
@@ -87,7 +102,10 @@ class Statement {
   std::string parameterName(int index) const noexcept;
   /// Checks that `count` arguments fill the statement's parameters exactly;
   /// fails with SQLITE_RANGE otherwise (never binds a silent NULL).
-  bool expectArgumentCount(std::size_t count) noexcept;
+  SQLITEBRIDGE_INLINE bool expectArgumentCount(std::size_t count) noexcept {
+    return (stmt_ != nullptr && count == static_cast<std::size_t>(sqlite3_bind_parameter_count(stmt_))) ||
+           wrongArgumentCount(count);
+  }
   /// Binds NULL to parameter `index` (1-based). Fails with SQLITE_RANGE when
   /// the index is out of range.
   SQLITEBRIDGE_INLINE bool bindNull(int index) noexcept {
@@ -272,6 +290,7 @@ class Statement {
     return resultCode == SQLITE_OK || bindFailed(index, resultCode);
   }
   bool bindFailed(int index, int resultCode) noexcept;
+  bool wrongArgumentCount(std::size_t count) noexcept;
   struct State;
   State& state() const;
   bool notPrepared() noexcept;
@@ -279,6 +298,11 @@ class Statement {
   StepResult stepFailed(int resultCode) noexcept;
   bool hasError() const noexcept;
   void clearError() noexcept;
+  // The values of the current row, for `row()` and Database::run; throws
+  // std::bad_alloc, which `row()` cannot report but Database::run can.
+  std::vector<Value> makeValues() const;
+  // A column as a Value; throws std::bad_alloc.
+  static Value makeValue(const ColumnView& view);
 
   std::shared_ptr<Connection> connection_;
   sqlite3_stmt* stmt_ = nullptr;
