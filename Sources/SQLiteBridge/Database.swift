@@ -200,6 +200,11 @@ public final class Database {
 
   /// Every row of `statement` as a dictionary (leftmost duplicate wins).
   func dictionaries(_ statement: inout sqlitebridge.Statement) throws -> [[String: DatabaseValue]] {
+    // A statement without result columns (INSERT, UPDATE, ...) just runs.
+    if statement.columnCount() == 0 {
+      while try step(&statement) {}
+      return []
+    }
     var result: [[String: DatabaseValue]] = []
     try forEachRow(of: &statement) { row in
       let values = row.statement.pointee.currentValues(count: row.columns.count)

@@ -16,10 +16,11 @@ namespace sqlitebridge {
 class RowView {
  public:
   /// A view of `statement`'s current row.
-  explicit RowView(const Statement& statement) noexcept : statement_(&statement) {}
+  explicit RowView(const Statement& statement) noexcept
+      : statement_(&statement), size_(statement.columnCount()) {}
 
   /// Number of columns.
-  int size() const noexcept { return statement_->columnCount(); }
+  int size() const noexcept { return size_; }
   /// The name SQL gives column `index`; empty when out of range.
   std::string columnName(int index) const noexcept { return statement_->columnName(index); }
   /// Index of the leftmost column named `name` (ASCII case-insensitive), or
@@ -64,6 +65,7 @@ class RowView {
   bool failMissingColumn(const std::string& name) const noexcept;
 
   const Statement* statement_;
+  int size_;  // read once per row, not once per get
 };
 
 template <typename Body>
