@@ -52,6 +52,7 @@ constexpr int kReadOnly = SQLITE_READONLY;                   // 8
 constexpr int kCantOpen = SQLITE_CANTOPEN;                   // 14
 constexpr int kConstraint = SQLITE_CONSTRAINT;               // 19
 constexpr int kConstraintUnique = SQLITE_CONSTRAINT_UNIQUE;  // 2067
+constexpr int kMisuse = SQLITE_MISUSE;                       // 21
 constexpr int kRange = SQLITE_RANGE;                         // 25
 
 // MARK: - Values
@@ -263,6 +264,10 @@ void files(const fs::path& dir) {
     EXPECT(row.value("x").asInteger() == 7);
     EXPECT(!db.execute("INSERT INTO t VALUES (8)"));  // read-only refuses writes
     EXPECT(db.lastError().code == kReadOnly);
+    db.close();  // now, not at the end of the scope; every later call fails
+    EXPECT(!db.isOpen());
+    EXPECT(!db.execute("SELECT 1"));
+    EXPECT(db.lastError().code == kMisuse);
   }
   {
     sb::Database db = sb::Database::open(path, sb::OpenMode::ReadWrite);

@@ -148,6 +148,7 @@ extension Database {
       // Columns are read after the first step, as forEachRow(of:) does.
       let row = RowView(statement: UnsafePointer(pointer), columns: ColumnTable(pointer.pointee))
       let context = RowDecodingContext(row: row, keyDecoding: keyDecoding, decoding: type)
+      defer { context.endQuery() }
       var result: [T] = []
       repeat {
         result.append(try context.decodeRow(type))
@@ -163,7 +164,9 @@ extension Database {
     try withUnsafeMutablePointer(to: &statement) { pointer in
       guard try step(&pointer.pointee) else { return nil }
       let row = RowView(statement: UnsafePointer(pointer), columns: ColumnTable(pointer.pointee))
-      return try RowDecodingContext(row: row, keyDecoding: keyDecoding, decoding: type).decodeRow(type)
+      let context = RowDecodingContext(row: row, keyDecoding: keyDecoding, decoding: type)
+      defer { context.endQuery() }
+      return try context.decodeRow(type)
     }
   }
 }

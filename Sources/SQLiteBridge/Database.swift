@@ -20,10 +20,18 @@ public final class Database {
   /// number of statements, without BEGIN/COMMIT of its own) in one
   /// transaction; a failing script leaves no
   /// file behind. Later opens reuse the existing file and neither copy nor
-  /// run the script again.
+  /// run the script again. A first open also removes the temporary files
+  /// (`.sqlitebridge-*.tmp*`) an earlier one left in the documents directory
+  /// when its process was killed midway: those of a process that is gone,
+  /// untouched for a minute, and any untouched for a day.
   ///
   /// - Throws: `DatabaseError` with code 14 (SQLITE_CANTOPEN) when `name` is
-  ///   empty, `.` or `..`, or holds `/`, `\` or NUL, or when the documents
+  ///   empty, `.` or `..`, holds `/`, `\` or NUL, is longer than 247 bytes
+  ///   of UTF-8 (so that SQLite's `<name>-journal` fits a file name), ends in
+  ///   `-journal`, `-wal` or `-shm` (any case: SQLite would take the file for
+  ///   another database's companion and overwrite it) or starts with
+  ///   `.sqlitebridge-` (our temporary files), when a directory of
+  ///   `location` holds NUL, or when the documents
   ///   directory is missing or not writable; 26 (SQLITE_NOTADB) when the
   ///   existing file is not a database; the script's error when `createSQL`
   ///   fails.
@@ -36,15 +44,28 @@ public final class Database {
   /// `mode`.
   ///
   /// - Throws: `DatabaseError` with code 14 (SQLITE_CANTOPEN) when the file
-  ///   cannot be opened or created, 26 (SQLITE_NOTADB) when it is not a
-  ///   database.
+  ///   cannot be opened or created or `path` holds NUL (never cut short
+  ///   there), 26 (SQLITE_NOTADB) when it is not a database.
   public init(path: String, mode: OpenMode = .readWriteCreate) throws {
     core = sqlitebridge.Database.open(std.string(path), mode.cxx)
     guard core.isOpen() else { throw DatabaseError(core.lastError()) }
   }
 
-  /// The database file's path as opened ("" for an in-memory database).
+  /// The database file's path as opened ("" for an in-memory database and
+  /// once closed).
   public var path: String { String(core.path()) }
+
+  /// True until `close()` is called.
+  public var isOpen: Bool { core.isOpen() }
+
+  /// Closes the connection now, rolling back a transaction left open
+  /// (SQLite's rule). Afterwards every call throws `DatabaseError` with code
+  /// 21 (SQLITE_MISUSE, "the database is not open") and changes nothing.
+  /// Never fails; closing a closed database does nothing. Without a call,
+  /// the connection closes when the `Database` is released.
+  public func close() {
+    core.close()
+  }
 
   /// The error the core reported for the call that just failed.
   var lastError: DatabaseError { DatabaseError(core.lastError()) }

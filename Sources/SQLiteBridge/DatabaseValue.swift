@@ -4,6 +4,16 @@ import Foundation
 ///
 /// Literals make values: `nil`, `42`, `1.5`, `"text"`. A zero-length blob is
 /// `.blob(Data())`, distinct from `.null`; empty text is `.text("")`.
+///
+/// Text that is not valid UTF-8 (SQLite stores whatever bytes it is given,
+/// and C callers or `CAST(x'ff' AS TEXT)` can put them there) is read as
+/// `.blob` holding its exact bytes: a Swift `String` cannot hold them, and
+/// decoding would silently replace them with U+FFFD. Read such a column as
+/// `Data` to get the bytes; reading it as `String` (`get(_:as:)`, `fetch`)
+/// throws the conversion error (code 20, SQLITE_MISMATCH) saying the text is
+/// not valid UTF-8. Valid text, embedded NUL characters included, is
+/// `.text`. Column names, table names and error messages are `String`s and
+/// do replace invalid UTF-8 with U+FFFD.
 public enum DatabaseValue: Hashable, Sendable {
   case null
   case integer(Int64)

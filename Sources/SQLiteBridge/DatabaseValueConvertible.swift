@@ -1,3 +1,5 @@
+import SQLiteBridgeCore
+
 /// A Swift type that can be stored in, and read back from, one SQLite value.
 ///
 /// Conversions are exact or fail: `fromDatabaseValue` returns nil when the
@@ -115,13 +117,39 @@ func conversionTypeName<T>(_ type: T.Type) -> String {
 
 extension DatabaseError {
   /// SQLITE_MISMATCH (20): column `column` holds `value`, which does not
-  /// convert to `type`.
+  /// convert to `type`. Reading as a string a blob whose bytes are not valid
+  /// UTF-8 adds that such text reads as a blob (a copied `Row` no longer
+  /// knows whether the column held text or a blob).
   @usableFromInline
   static func conversion<T>(column: String, value: DatabaseValue, type: T.Type, sql: String?) -> DatabaseError {
+    var shown = value.conversionDescription
+    if case .blob(let bytes) = value, T.self == String.self || T.self == String?.self,
+      bytes.withUnsafeBytes({ String._tryFromUTF8($0.bindMemory(to: UInt8.self)) }) == nil
+    {
+      shown += " that is not valid UTF-8 (text that is not valid UTF-8 reads as a blob)"
+    }
+    return conversion(column: column, shown: shown, type: type, sql: sql)
+  }
+
+  /// The conversion error for a column read straight from a statement,
+  /// whose storage class is known: a text column that is not valid UTF-8
+  /// (read as a blob) is named as such.
+  @usableFromInline
+  static func conversion<T>(
+    column: String, value: DatabaseValue, storageClass: sqlitebridge.ValueType, type: T.Type, sql: String?
+  ) -> DatabaseError {
+    if storageClass == .Text, case .blob(let bytes) = value {
+      return conversion(
+        column: column, shown: ColumnText.invalidDescription(byteCount: bytes.count), type: type, sql: sql)
+    }
+    return conversion(column: column, value: value, type: type, sql: sql)
+  }
+
+  /// SQLITE_MISMATCH (20) with the value already described.
+  static func conversion<T>(column: String, shown: String, type: T.Type, sql: String?) -> DatabaseError {
     DatabaseError(
       code: 20,
-      message: "column \"\(column)\" holds \(value.conversionDescription), which does not convert to "
-        + conversionTypeName(type),
+      message: "column \"\(column)\" holds \(shown), which does not convert to " + conversionTypeName(type),
       sql: sql)
   }
 

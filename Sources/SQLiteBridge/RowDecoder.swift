@@ -91,6 +91,15 @@ final class RowDecodingContext {
     return container
   }
 
+  /// Drops the cached keyed container. It holds this context (through its
+  /// `RowKeyedContainer`), so the two would keep each other alive and leak
+  /// once per query: whoever makes a context calls this when the query's
+  /// rows are decoded, thrown or not.
+  func endQuery() {
+    cachedKeyType = nil
+    cachedContainer = nil
+  }
+
   /// Column `column` of the current row, borrowed (see `Statement.column`).
   @inline(__always)
   func view(_ column: Int) -> sqlitebridge.ColumnView {
@@ -119,7 +128,8 @@ final class RowDecodingContext {
   /// The error for column `column`, whose value does not convert to `type`.
   func mismatch<T>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) -> DecodingError {
     let value = row[column]
-    let error = DatabaseError.conversion(column: row.columnName(column), value: value, type: type, sql: row.sql)
+    let error = DatabaseError.conversion(
+      column: row.columnName(column), value: value, storageClass: view(column).type, type: type, sql: row.sql)
     let context = DecodingError.Context(codingPath: codingPath, debugDescription: error.message, underlyingError: error)
     return value.isNull ? .valueNotFound(type, context) : .typeMismatch(type, context)
   }
@@ -435,10 +445,10 @@ enum ColumnRead {
     }
   }
 
-  /// Text only.
+  /// Text only, and only valid UTF-8 (never repaired with U+FFFD).
   @inline(__always)
   static func string(_ column: sqlitebridge.ColumnView) -> String? {
     guard column.type == .Text else { return nil }
-    return String(decoding: UnsafeRawBufferPointer(start: column.bytes, count: Int(column.size)), as: UTF8.self)
+    return ColumnText.string(column)
   }
 }

@@ -7,7 +7,8 @@ import SQLiteBridgeCore
 // ColumnView, without building C++ rows first.
 
 extension DatabaseValue {
-  /// Copies a column of the statement's current row.
+  /// Copies a column of the statement's current row. Text that is not valid
+  /// UTF-8 becomes `.blob` holding its exact bytes (see `DatabaseValue`).
   @inlinable @inline(__always)
   init(_ column: sqlitebridge.ColumnView) {
     switch column.type {
@@ -16,13 +17,35 @@ extension DatabaseValue {
     case .Real:
       self = .real(column.real)
     case .Text:
-      let bytes = UnsafeRawBufferPointer(start: column.bytes, count: Int(column.size))
-      self = .text(String(decoding: bytes, as: UTF8.self))
+      if let text = ColumnText.string(column) {
+        self = .text(text)
+      } else {
+        self = .blob(Data(bytes: column.bytes!, count: Int(column.size)))
+      }
     case .Blob:
       self = .blob(column.size == 0 ? Data() : Data(bytes: column.bytes!, count: Int(column.size)))
     default:
       self = .null
     }
+  }
+}
+
+/// Text columns as Swift strings, validated once: `String(decoding:as:)`
+/// would replace invalid UTF-8 with U+FFFD, silently changing the value.
+@usableFromInline
+enum ColumnText {
+  /// The text of a text column, or nil when its bytes are not valid UTF-8.
+  /// One validating pass, as costly as the repairing decode it replaces.
+  @inlinable @inline(__always)
+  static func string(_ column: sqlitebridge.ColumnView) -> String? {
+    let bytes = UnsafeBufferPointer(start: column.bytes?.assumingMemoryBound(to: UInt8.self), count: Int(column.size))
+    return String._tryFromUTF8(bytes)
+  }
+
+  /// How conversion errors show a text column that is not valid UTF-8.
+  @usableFromInline
+  static func invalidDescription(byteCount: Int) -> String {
+    "text that is not valid UTF-8 (\(byteCount) byte(s); read it as Data for the exact bytes)"
   }
 }
 

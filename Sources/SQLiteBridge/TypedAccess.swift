@@ -68,9 +68,11 @@ extension RowView {
   @inlinable @inline(__always)
   public func get<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type) throws -> T {
     guard index >= 0, index < count else { throw DatabaseError.columnIndexOutOfRange(index, count: count, sql: sql) }
-    let value = DatabaseValue(statement.pointee.column(Int32(truncatingIfNeeded: index)))
+    let column = statement.pointee.column(Int32(truncatingIfNeeded: index))
+    let value = DatabaseValue(column)
     guard let converted = T.fromDatabaseValue(value) else {
-      throw DatabaseError.conversion(column: columnName(index), value: value, type: T.self, sql: sql)
+      throw DatabaseError.conversion(
+        column: columnName(index), value: value, storageClass: column.type, type: T.self, sql: sql)
     }
     return converted
   }

@@ -58,6 +58,11 @@ bool Database::beginCall() noexcept { return connection_ && connection_->begin()
 
 bool Database::isOpen() const noexcept { return connection_ && connection_->db != nullptr; }
 
+void Database::close() noexcept {
+  // As a move does: the shared connection closes with its last owner.
+  if (isOpen()) connection_ = newConnection();
+}
+
 std::string Database::path() const noexcept {
   if (!isOpen()) return std::string();
   try {

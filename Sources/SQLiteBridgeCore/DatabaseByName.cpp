@@ -1,5 +1,9 @@
 // Database(name, createSQL, location): the bundle copy or the creation of a
 // database on first use, and reuse of the writable copy afterwards.
+#include <strings.h>
+
+#include <cstring>
+
 #include "Connection.hpp"
 #include "FileSystem.hpp"
 #include "OpenConnection.hpp"
@@ -18,6 +22,23 @@ const char* nameProblem(const std::string& name) noexcept {
   for (char c : name) {
     if (c == '/' || c == '\\') return "it holds a path separator";
     if (c == '\0') return "it holds a NUL byte";
+  }
+  // SQLite keeps "<name>-journal" (or -wal and -shm) beside the database: a
+  // longer name (file names hold 255 bytes) makes a database that opens but
+  // can never be written.
+  if (name.size() > 255 - std::strlen("-journal")) return "it is longer than 247 bytes";
+  // SQLite would take such a file for another database's journal, WAL or
+  // shared memory, and overwrite or delete it when that database is opened.
+  for (const char* suffix : {"-journal", "-wal", "-shm"}) {
+    const std::size_t length = std::strlen(suffix);
+    if (name.size() >= length && ::strncasecmp(name.c_str() + name.size() - length, suffix, length) == 0) {
+      return "it ends in -journal, -wal or -shm, which SQLite reserves for its companion files";
+    }
+  }
+  // The temporary files of a copy or creation in progress, which a later
+  // first open may sweep away.
+  if (name.compare(0, std::strlen(".sqlitebridge-"), ".sqlitebridge-") == 0) {
+    return "it starts with .sqlitebridge-, the prefix of SQLiteBridge's temporary files";
   }
   return nullptr;
 }
@@ -45,10 +66,15 @@ bool createDatabase(Connection& connection, const std::string& target, const std
     return false;
   }
   std::string problem;
-  if (!publishFile(temporary, target, problem)) {
+  bool ours = false;
+  if (!publishFile(temporary, target, ours, problem)) {
     removeDatabaseFiles(temporary);
     return connection.fail(SQLITE_CANTOPEN, problem, std::string());
   }
+  // A script that commits and then sets journal_mode PERSIST or TRUNCATE
+  // leaves the temporary's journal behind after closing (committed, so not
+  // hot); the published file never reads it under its new name.
+  removeDatabaseFiles(temporary);
   return true;
 }
 
@@ -65,6 +91,10 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
       return connection.fail(SQLITE_CANTOPEN, "invalid database name \"" + printable + "\": " + problem, std::string());
     }
     const std::string& documents = location.documentsDirectory;
+    // Every system call would cut such a directory short at the NUL.
+    if (documents.find('\0') != std::string::npos || location.bundleDirectory.find('\0') != std::string::npos) {
+      return connection.fail(SQLITE_CANTOPEN, "the documents or bundle directory holds a NUL byte", std::string());
+    }
     if (documents.empty()) {
       return connection.fail(SQLITE_CANTOPEN, "no documents directory is set for database \"" + name + "\"",
                              std::string());
@@ -73,25 +103,29 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
       return connection.fail(SQLITE_CANTOPEN, "the documents directory does not exist: " + documents, std::string());
     }
     const std::string target = joinPath(documents, name);
-    bool copied = false;
+    bool copiedHere = false;  // the file at target is the copy this call made
     if (!pathExists(target)) {
+      // A first open killed midway leaves its temporary files and no target,
+      // so this is where they would pile up; sweep the abandoned ones.
+      removeStaleTemporaryFiles(documents);
       const std::string bundled =
           location.bundleDirectory.empty() ? std::string() : joinPath(location.bundleDirectory, name);
       if (!bundled.empty() && isRegularFile(bundled)) {
         std::string problem;
-        if (!copyFileAtomically(bundled, target, problem)) {
+        if (!copyFileAtomically(bundled, target, copiedHere, problem)) {
           return connection.fail(SQLITE_CANTOPEN, "cannot copy the bundled database: " + problem, std::string());
         }
-        copied = true;
       } else if (!createDatabase(connection, target, createSQL)) {
         return false;
       }
     }
     if (!openConnection(connection, plainPath(target), OpenMode::ReadWrite)) {
       // A bundled file that is no database must not stay behind as the
-      // writable copy, or every later open would fail the same way. Only a
-      // copy made by this call is removed; an existing file is never touched.
-      if (copied) removeDatabaseFiles(target);
+      // writable copy, or every later open would fail the same way. Only the
+      // copy this call published is removed, and only when it is no
+      // database: a file another process published first (which it may be
+      // writing) and an existing file are never touched.
+      if (copiedHere && connection.error.code == SQLITE_NOTADB) removeDatabaseFiles(target);
       return false;
     }
     connection.path = target;

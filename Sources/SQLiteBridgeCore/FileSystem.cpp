@@ -1,13 +1,19 @@
 #include "FileSystem.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
+#include <map>
+#include <memory>
 #include <random>
+#include <vector>
 
 #if defined(__APPLE__)
 #include <mach-o/dyld.h>
@@ -28,6 +34,45 @@ void syncDirectory(const std::string& directory) noexcept {
   ::fsync(fd);
   ::close(fd);
 }
+
+const char kTemporaryPrefix[] = ".sqlitebridge-";
+
+// A temporary file whose owner process is gone may still be written by a
+// process in another pid namespace sharing the directory; one written
+// within this many seconds is left alone.
+constexpr std::time_t kOwnerGoneIdleSeconds = 60;
+// No copy or creation leaves its files unwritten this long, so files idle
+// this long are abandoned whatever process id they carry (ids are reused,
+// and a container may give a restarted app the id of the killed one).
+constexpr std::time_t kAbandonedIdleSeconds = 24 * 60 * 60;
+
+// Reads a name temporaryPath made: ".sqlitebridge-<pid>-<n>-<n>.tmp",
+// possibly followed by "-journal", "-wal" or "-shm". Sets the length of the
+// part without that suffix and the owner's process id.
+bool parseTemporaryName(const std::string& name, std::size_t& baseLength, long& pid) {
+  const std::size_t prefixLength = sizeof kTemporaryPrefix - 1;
+  if (name.compare(0, prefixLength, kTemporaryPrefix) != 0) return false;
+  std::size_t at = prefixLength;
+  for (int part = 0; part < 3; ++part) {
+    const std::size_t start = at;
+    while (at < name.size() && name[at] >= '0' && name[at] <= '9') ++at;
+    const std::size_t digits = at - start;
+    if (digits == 0 || digits > (part == 0 ? 9 : 20)) return false;
+    if (part == 0) pid = std::stol(name.substr(start, digits));
+    if (part < 2) {
+      if (at >= name.size() || name[at] != '-') return false;
+      ++at;
+    }
+  }
+  if (name.compare(at, 4, ".tmp") != 0) return false;
+  at += 4;
+  const std::string suffix = name.substr(at);
+  if (!suffix.empty() && suffix != "-journal" && suffix != "-wal" && suffix != "-shm") return false;
+  baseLength = at;
+  return true;
+}
+
+bool processIsGone(long pid) noexcept { return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH; }
 
 bool writeAll(int fd, const char* data, std::size_t size) noexcept {
   while (size > 0) {
@@ -75,21 +120,28 @@ std::string parentDirectory(const std::string& path) {
 std::string temporaryPath(const std::string& directory) {
   static std::atomic<unsigned long> counter{0};
   thread_local std::mt19937_64 random{std::random_device{}()};
-  return joinPath(directory, ".sqlitebridge-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + "-" +
+  return joinPath(directory, kTemporaryPrefix + std::to_string(::getpid()) + "-" + std::to_string(++counter) + "-" +
                                  std::to_string(random() % 1000000000ULL) + ".tmp");
 }
 
-bool publishFile(const std::string& temporary, const std::string& destination, std::string& error) noexcept {
+bool publishFile(const std::string& temporary, const std::string& destination, bool& ours,
+                 std::string& error) noexcept {
+  ours = false;
   try {
     // link() fails with EEXIST instead of replacing a database another
     // process published meanwhile; the caller then opens that one.
-    if (::link(temporary.c_str(), destination.c_str()) == 0 || errno == EEXIST) {
+    if (::link(temporary.c_str(), destination.c_str()) == 0) {
+      ours = true;
+      ::unlink(temporary.c_str());
+    } else if (errno == EEXIST) {
       ::unlink(temporary.c_str());
     } else if (::rename(temporary.c_str(), destination.c_str()) != 0) {
       // File systems without hard links: rename is still atomic.
       error = describeErrno("cannot move the new database to", destination);
       ::unlink(temporary.c_str());
       return false;
+    } else {
+      ours = true;
     }
     syncDirectory(parentDirectory(destination));
     return true;
@@ -100,7 +152,9 @@ bool publishFile(const std::string& temporary, const std::string& destination, s
   }
 }
 
-bool copyFileAtomically(const std::string& source, const std::string& destination, std::string& error) noexcept {
+bool copyFileAtomically(const std::string& source, const std::string& destination, bool& ours,
+                        std::string& error) noexcept {
+  ours = false;
   try {
     const int in = ::open(source.c_str(), O_RDONLY);
     if (in < 0) {
@@ -144,7 +198,7 @@ bool copyFileAtomically(const std::string& source, const std::string& destinatio
       ::unlink(temporary.c_str());
       return false;
     }
-    return publishFile(temporary, destination, error);
+    return publishFile(temporary, destination, ours, error);
   } catch (...) {
     error = "out of memory";
     return false;
@@ -157,6 +211,49 @@ void removeDatabaseFiles(const std::string& path) noexcept {
       ::unlink((path + suffix).c_str());
     } catch (...) {
     }
+  }
+}
+
+std::size_t removeStaleTemporaryFiles(const std::string& directory) noexcept {
+  try {
+    struct Leftover {
+      long pid = 0;
+      std::time_t lastWrite = 0;  // the newest of the file and its companions
+      std::vector<std::string> names;
+    };
+    std::map<std::string, Leftover> leftovers;  // by name without companion suffix
+    {
+      std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(directory.c_str()), ::closedir);
+      if (!dir) return 0;
+      while (const dirent* entry = ::readdir(dir.get())) {
+        const std::string name = entry->d_name;
+        std::size_t baseLength = 0;
+        long pid = 0;
+        if (!parseTemporaryName(name, baseLength, pid)) continue;
+        struct stat info;
+        if (::lstat(joinPath(directory, name).c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+        Leftover& leftover = leftovers[name.substr(0, baseLength)];
+        leftover.pid = pid;
+        if (info.st_mtime > leftover.lastWrite) leftover.lastWrite = info.st_mtime;
+        leftover.names.push_back(name);
+      }
+    }
+    const std::time_t now = std::time(nullptr);
+    const long self = static_cast<long>(::getpid());
+    std::size_t removed = 0;
+    for (const auto& entry : leftovers) {
+      const Leftover& leftover = entry.second;
+      const std::time_t idle = now - leftover.lastWrite;
+      // Our own id may be a thread of ours copying right now.
+      const bool ownerGone = leftover.pid != self && processIsGone(leftover.pid);
+      if (idle < kAbandonedIdleSeconds && !(ownerGone && idle >= kOwnerGoneIdleSeconds)) continue;
+      for (const std::string& name : leftover.names) {
+        if (::unlink(joinPath(directory, name).c_str()) == 0) ++removed;
+      }
+    }
+    return removed;
+  } catch (...) {
+    return 0;
   }
 }
 

@@ -1,6 +1,7 @@
 // The few file operations opening by name needs (POSIX). Internal.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace sqlitebridge {
@@ -22,15 +23,28 @@ std::string temporaryPath(const std::string& directory);
 /// Copies `source` to a new temporary file next to `destination`, fsyncs
 /// it, and publishes it under `destination` without replacing a file that
 /// appeared there meanwhile (then the copy is discarded). The new file gets
-/// mode 0644 narrowed by the umask. On failure nothing is left behind and
-/// `error` says why; returns false.
-bool copyFileAtomically(const std::string& source, const std::string& destination, std::string& error) noexcept;
+/// mode 0644 narrowed by the umask. On success `ours` says whether this
+/// copy became `destination` (false: another process published one first,
+/// and that one is there). On failure nothing is left behind and `error`
+/// says why; returns false.
+bool copyFileAtomically(const std::string& source, const std::string& destination, bool& ours,
+                        std::string& error) noexcept;
 /// Publishes the finished file `temporary` as `destination` as
 /// `copyFileAtomically` does (no replacing; the temporary name is gone
-/// afterwards either way). Returns false with `error` set on failure.
-bool publishFile(const std::string& temporary, const std::string& destination, std::string& error) noexcept;
+/// afterwards either way), setting `ours` likewise. Returns false with
+/// `error` set on failure.
+bool publishFile(const std::string& temporary, const std::string& destination, bool& ours, std::string& error) noexcept;
 /// Removes a database file and its -journal, -wal and -shm companions.
 void removeDatabaseFiles(const std::string& path) noexcept;
+/// Removes from `directory` the temporary files (names `temporaryPath`
+/// makes, and their -journal, -wal and -shm companions) that a process
+/// killed while copying or creating a database left behind: those whose
+/// owner process is gone and that no one has written for a minute, and
+/// those no one has written for a day whoever their owner (process ids are
+/// reused). Files of a running copy or creation are left alone (one in
+/// another pid namespace only while it writes at least once a minute). Best
+/// effort: failures are ignored. Returns the number of files removed.
+std::size_t removeStaleTemporaryFiles(const std::string& directory) noexcept;
 
 /// The current working directory; empty when it cannot be read.
 std::string currentDirectory();

@@ -24,6 +24,10 @@ int openFlags(OpenMode mode) noexcept {
 bool openConnection(Connection& connection, const std::string& path, OpenMode mode) noexcept {
   connection.close();
   connection.clearError();
+  // SQLite reads the path as a C string: "a.db\0x" would open "a.db".
+  if (path.find('\0') != std::string::npos) {
+    return connection.fail(SQLITE_CANTOPEN, "the database path holds a NUL byte", std::string());
+  }
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &db, openFlags(mode), nullptr);
   if (rc != SQLITE_OK) {

@@ -83,7 +83,9 @@ bool Statement::bindFailed(int index, int resultCode) noexcept {
 int Statement::parameterCount() const noexcept { return stmt_ ? sqlite3_bind_parameter_count(stmt_) : 0; }
 
 int Statement::parameterIndex(const std::string& name) const noexcept {
-  return stmt_ ? sqlite3_bind_parameter_index(stmt_, name.c_str()) : 0;
+  // SQLite reads a C string: ":id\0x" would find ":id". No name holds NUL.
+  if (stmt_ == nullptr || name.find('\0') != std::string::npos) return 0;
+  return sqlite3_bind_parameter_index(stmt_, name.c_str());
 }
 
 std::string Statement::parameterName(int index) const noexcept {

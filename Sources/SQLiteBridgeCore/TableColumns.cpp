@@ -11,6 +11,15 @@ namespace {
 // The table name is bound, not spliced into SQL, so no name can inject SQL.
 bool readColumns(Connection& connection, const std::string& table, std::vector<std::string>& results) {
   results.clear();
+  // SQLite reads the bound name as a C string, so "t\0x" would name table
+  // "t"; no table name holds NUL.
+  if (table.find('\0') != std::string::npos) {
+    std::string printable = table;
+    for (char& c : printable) {
+      if (c == '\0') c = '?';
+    }
+    return connection.fail(SQLITE_ERROR, "no such table: " + printable + " (the name holds a NUL byte)", std::string());
+  }
   const std::string sql = "SELECT name FROM pragma_table_xinfo(?1)";
   if (!query(connection, sql, {table}, [&](sqlite3_stmt* stmt) { results.push_back(columnText(stmt, 0)); })) {
     return false;

@@ -1,4 +1,7 @@
 // updateTable: changing a table's schema by rebuilding it in one transaction.
+#include <initializer_list>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "Connection.hpp"
@@ -44,7 +47,7 @@ class TableRebuild {
     // Legacy rename leaves references in views and triggers naming `name`,
     // which is the new table once rebuilt.
     if (setLegacyAlter) quietly("PRAGMA legacy_alter_table = ON");
-    const bool ok = inSavepoint([&] { return rebuild(foreignKeysOn); });
+    const bool ok = inSavepoint([&] { return rebuild(foreignKeysOn, pauseForeignKeys); });
     if (setLegacyAlter) quietly("PRAGMA legacy_alter_table = OFF");
     if (pauseForeignKeys) quietly("PRAGMA foreign_keys = ON");
     return ok;
@@ -57,7 +60,7 @@ class TableRebuild {
     std::string sql;
   };
 
-  bool rebuild(bool checkForeignKeys) {
+  bool rebuild(bool checkForeignKeys, bool foreignKeysPaused) {
     std::vector<SchemaObject> dependents;
     if (!query(connection_,
                "SELECT type, name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger') AND sql IS NOT NULL "
@@ -85,11 +88,11 @@ class TableRebuild {
     for (const SchemaObject& object : dependents) {
       if (!script("DROP " + object.type + " IF EXISTS " + quoteIdentifier(object.name))) return false;
     }
-    if (!script(create_)) return false;
+    if (!callerScript(create_)) return false;
     if (!exists("table", name_)) {
       return connection_.fail(SQLITE_ERROR, "the create SQL did not create table " + name_, create_);
     }
-    if (!(insert_.empty() ? copySharedColumns() : script(insert_))) return false;
+    if (!(insert_.empty() ? copySharedColumns() : callerScript(insert_))) return false;
     if (!script("DROP TABLE " + quoteIdentifier(old_))) return false;
     for (const SchemaObject& object : dependents) {
       // The create script may have made some of them itself.
@@ -103,7 +106,48 @@ class TableRebuild {
                {name_, std::to_string(sequence)}, [](sqlite3_stmt*) {})) {
       return false;
     }
-    return !checkForeignKeys || foreignKeysHold();
+    return !checkForeignKeys || foreignKeysHold(foreignKeysPaused);
+  }
+
+  // Runs the caller's create or insert SQL. A statement that begins, commits,
+  // rolls back or releases a transaction or savepoint would end the
+  // savepoint the rebuild runs in (COMMIT, or RELEASE of it, publishes the
+  // half-done rebuild), after which a failure could no longer undo the
+  // rename: it fails with SQLITE_MISUSE before it runs.
+  bool callerScript(const std::string& sql) {
+    std::size_t offset = 0;
+    for (;;) {
+      sqlite3_stmt* stmt = nullptr;
+      if (!prepareNextStatement(connection_, sql, offset, &stmt)) return false;
+      if (stmt == nullptr) return true;
+      // The statement's text starts at its first keyword (prepareNextStatement
+      // skips whitespace and comments).
+      const char* sqlText = sqlite3_sql(stmt);
+      const std::string text = sqlText != nullptr ? sqlText : "";
+      std::size_t length = 0;
+      while (length < text.size() &&
+             ((text[length] >= 'A' && text[length] <= 'Z') || (text[length] >= 'a' && text[length] <= 'z'))) {
+        ++length;
+      }
+      const std::string_view keyword(text.data(), length);
+      for (const char* control : {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}) {
+        if (sameIdentifier(keyword, control)) {
+          sqlite3_finalize(stmt);
+          return connection_.fail(SQLITE_MISUSE,
+                                  "updateTable runs in a transaction of its own; its create and insert SQL must not "
+                                  "begin, commit, roll back or release a transaction or savepoint: \"" +
+                                      excerpt(text, 0) + "\"",
+                                  text);
+        }
+      }
+      int rc;
+      do {
+        rc = sqlite3_step(stmt);
+      } while (rc == SQLITE_ROW);
+      if (rc != SQLITE_DONE) connection_.failFromSQLite(rc, text);
+      sqlite3_finalize(stmt);
+      if (rc != SQLITE_DONE) return false;
+    }
   }
 
   // INSERT INTO name(shared columns) SELECT shared columns FROM name_old.
@@ -152,8 +196,11 @@ class TableRebuild {
     return referenced;
   }
 
-  // The rebuilt table's own references, and those of tables referencing it.
-  bool foreignKeysHold() {
+  // The rebuilt table's own references, and those of tables referencing it;
+  // every table's when enforcement was paused, since the caller's SQL could
+  // then have broken a foreign key anywhere.
+  bool foreignKeysHold(bool everyTable) {
+    if (everyTable) return noViolation("SELECT \"table\", rowid, parent FROM pragma_foreign_key_check LIMIT 1", {});
     std::vector<std::string> tables{name_};
     if (!query(connection_,
                "SELECT DISTINCT s.name FROM sqlite_schema AS s, pragma_foreign_key_list(s.name) AS f WHERE "
@@ -162,20 +209,25 @@ class TableRebuild {
       return false;
     }
     for (const std::string& table : tables) {
-      std::string violation;
-      if (!query(connection_, "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check(?1) LIMIT 1", {table},
-                 [&](sqlite3_stmt* stmt) {
-                   violation = "row " + columnText(stmt, 1) + " of " + columnText(stmt, 0) +
-                               " references a missing row of " + columnText(stmt, 2);
-                 })) {
+      if (!noViolation("SELECT \"table\", rowid, parent FROM pragma_foreign_key_check(?1) LIMIT 1", {table})) {
         return false;
-      }
-      if (!violation.empty()) {
-        return connection_.fail(SQLITE_CONSTRAINT_FOREIGNKEY,
-                                "updateTable of " + name_ + " would break a foreign key: " + violation, std::string());
       }
     }
     return true;
+  }
+
+  // Runs a foreign_key_check query; fails naming the first violation it finds.
+  bool noViolation(const std::string& check, std::initializer_list<std::string> arguments) {
+    std::string violation;
+    if (!query(connection_, check, arguments, [&](sqlite3_stmt* stmt) {
+          violation = "row " + columnText(stmt, 1) + " of " + columnText(stmt, 0) + " references a missing row of " +
+                      columnText(stmt, 2);
+        })) {
+      return false;
+    }
+    if (violation.empty()) return true;
+    return connection_.fail(SQLITE_CONSTRAINT_FOREIGNKEY,
+                            "updateTable of " + name_ + " would break a foreign key: " + violation, std::string());
   }
 
   // Runs `body` inside a savepoint, which is a transaction when none is

@@ -63,7 +63,11 @@ struct TypedAccessTests {
     let fraction = try #require(throws: DatabaseError.self) { try row.get(4, as: Int64.self) }
     #expect(fraction.message == #"column "half" holds real 2.5, which does not convert to Int64"#)
     let blob = try #require(throws: DatabaseError.self) { try row["bytes", as: String?.self] }
-    #expect(blob.message == #"column "bytes" holds a blob of 2 byte(s), which does not convert to String?"#)
+    // x'00ff' is not valid UTF-8: the message says such text reads as a blob.
+    #expect(
+      blob.message
+        == #"column "bytes" holds a blob of 2 byte(s) that is not valid UTF-8 (text that is not valid UTF-8 reads as a blob), which does not convert to String?"#
+    )
   }
 
   @Test func rowGetThrowsRangeForAMissingNameOrIndex() throws {

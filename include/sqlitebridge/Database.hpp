@@ -48,9 +48,18 @@ class Database {
   /// transaction. Either way the file appears
   /// complete or not at all: a failing script leaves nothing behind. Later
   /// opens use the existing file and neither copy nor run the script again.
+  /// A first open also removes the temporary files (`.sqlitebridge-*.tmp*`)
+  /// that an earlier one left in the documents directory when its process
+  /// was killed midway: those of a process that is gone, untouched for a
+  /// minute, and any untouched for a day.
   ///
   /// Fails (closed database, `lastError()` set) with SQLITE_CANTOPEN when
-  /// `name` is empty, `.` or `..`, or holds `/`, `\` or NUL, or when the
+  /// `name` is empty, `.` or `..`, holds `/`, `\` or NUL, is longer than 247
+  /// bytes (so that SQLite's "<name>-journal" fits a file name), ends in
+  /// `-journal`, `-wal` or `-shm` (any case: SQLite would take the file for
+  /// another database's companion and overwrite it) or starts with
+  /// `.sqlitebridge-` (our temporary files), when a directory of `location`
+  /// holds NUL, or when the
   /// documents directory is missing or not writable; with SQLITE_NOTADB when
   /// the existing file is not a database; with the script's error when
   /// `createSQL` fails.
@@ -60,8 +69,8 @@ class Database {
   /// Opens the file at `path` in `mode`: ":memory:" is a new in-memory
   /// database, "" a private temporary one, and a "file:" URI is read as one
   /// (SQLite's URI filenames). Fails (closed database) with SQLITE_CANTOPEN
-  /// when the file cannot be opened or created, SQLITE_NOTADB when it is not
-  /// a database.
+  /// when the file cannot be opened or created or `path` holds NUL (never
+  /// cut short there), SQLITE_NOTADB when it is not a database.
   static Database open(const std::string& path, OpenMode mode = OpenMode::ReadWriteCreate) noexcept;
 
   Database(Database&& other) noexcept;
@@ -72,6 +81,14 @@ class Database {
 
   /// True when the connection is open.
   bool isOpen() const noexcept;
+  /// Closes this `Database`: afterwards it is closed like a moved-from one
+  /// (`isOpen()` false, every call fails with SQLITE_MISUSE), and can be
+  /// reopened by assigning another to it. The connection closes now, rolling
+  /// back a transaction left open (SQLite's rule); while statements it
+  /// prepared are still alive it stays open for them, and closes when the
+  /// last of them is destroyed. Never fails; closing a closed database does
+  /// nothing.
+  void close() noexcept;
   /// The database file's path as opened; empty for in-memory and temporary
   /// databases and when closed.
   std::string path() const noexcept;
@@ -211,13 +228,18 @@ class Database {
   /// copy rows from `<name>_old` — or, when `insert` is empty, copies the
   /// columns both tables share — drops `<name>_old`, recreates the table's
   /// indexes and triggers (those `create` did not make itself), and, when
-  /// foreign keys are enforced, checks them.
+  /// foreign keys are enforced, checks them (outside a transaction, where
+  /// enforcement is paused for the rebuild, in every table).
   ///
   /// Any failure rolls everything back: the old table, its rows, indexes and
   /// triggers are untouched. Fails with SQLITE_ERROR when `name` does not
   /// exist, when `<name>_old` already exists, or when `create` does not
   /// create `<name>`; with SQLITE_CONSTRAINT_FOREIGNKEY when the new rows
-  /// break a foreign key; with SQLITE_MISUSE inside an open transaction when
+  /// (or anything else `create` and `insert` changed) break a foreign key;
+  /// with SQLITE_MISUSE when `create` or `insert` holds a statement that
+  /// begins, commits, rolls back or releases a transaction or savepoint
+  /// (BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT, RELEASE: the rebuild runs in a
+  /// savepoint of its own), and inside an open transaction when
   /// foreign keys are enforced and other tables reference `name` (foreign
   /// key enforcement cannot be paused inside a transaction).
   bool updateTable(const std::string& create, const std::string& insert, const std::string& name) noexcept;

@@ -73,6 +73,14 @@ do {
 } catch let error as DatabaseError {
   check(error.code == 8, "SQLITE_READONLY")
 }
+readOnly.close()
+check(!readOnly.isOpen, "closed")
+do {
+  _ = try readOnly.execute("SELECT 1")
+  check(false, "a closed database must refuse every call")
+} catch let error as DatabaseError {
+  check(error.code == 21, "SQLITE_MISUSE after close")
+}
 let memory = try Database(path: ":memory:")
 check(try memory.execute("SELECT 1 + 1 AS two") == [["two": 2]], "in-memory database")
 let _: OpenMode = .readWriteCreate

@@ -1,0 +1,135 @@
+// Regression tests for bugs the libFuzzer targets (Fuzz/, scripts/fuzz)
+// found, one per bug, each named after the behaviour it pins down.
+#include "TestSupport.hpp"
+
+using sqlitebridge::Database;
+using sqlitebridge::Location;
+using namespace sqlitebridge_test;
+
+namespace {
+
+using Lines = std::vector<std::string>;
+
+// A table with rows and an index and trigger of its own, a child table
+// referencing it, and an unrelated parent/child pair.
+const char* const kSchema =
+    "CREATE TABLE items(id INTEGER PRIMARY KEY, title TEXT NOT NULL);"
+    "CREATE INDEX items_title ON items(title);"
+    "CREATE TABLE log(msg);"
+    "CREATE TRIGGER items_audit AFTER UPDATE ON items BEGIN INSERT INTO log VALUES (new.title); END;"
+    "CREATE TABLE child(id INTEGER PRIMARY KEY, item_id INTEGER REFERENCES items(id));"
+    "CREATE TABLE owner(id INTEGER PRIMARY KEY);"
+    "CREATE TABLE pet(id INTEGER PRIMARY KEY, owner_id INTEGER REFERENCES owner(id));"
+    "INSERT INTO items VALUES (1, 'apple'), (2, 'pear');"
+    "INSERT INTO child VALUES (1, 1);"
+    "INSERT INTO owner VALUES (1);"
+    "INSERT INTO pet VALUES (1, 1);";
+
+class FuzzRegressionUpdateTable : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(db_.isOpen()) << db_.error();
+    ASSERT_TRUE(db_.executeScript(kSchema)) << db_.error();
+  }
+  Lines state() { return snapshot(db_, {"items", "log", "child", "owner", "pet"}); }
+
+  Database db_ = Database::open(":memory:");
+};
+
+}  // namespace
+
+// Found by update_table: a COMMIT in `create` ended the savepoint the rebuild
+// runs in, so the failure that followed could not roll back: "items" stayed
+// renamed to "items_old" next to a new, empty "items".
+TEST_F(FuzzRegressionUpdateTable, CommitInCreateFailsWithMisuseAndLeavesTheTableUntouched) {
+  const Lines before = state();
+  EXPECT_FALSE(db_.updateTable("COMMIT; CREATE TABLE items(x)", "", "items"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE);
+  EXPECT_NE(db_.error().find("COMMIT"), std::string::npos) << db_.error();
+  EXPECT_EQ(state(), before);
+  EXPECT_FALSE(db_.isInTransaction());
+}
+
+// The same through `insert`, with a failure after it that must still roll
+// back the rename.
+TEST_F(FuzzRegressionUpdateTable, EndInInsertFailsWithMisuseAndLeavesTheTableUntouched) {
+  const Lines before = state();
+  EXPECT_FALSE(db_.updateTable("CREATE TABLE items(id INTEGER PRIMARY KEY, title TEXT NOT NULL, extra)",
+                               "INSERT INTO items(id, title) SELECT id, title FROM items_old; END TRANSACTION",
+                               "items"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE);
+  EXPECT_EQ(state(), before);
+}
+
+// Inside the caller's transaction: RELEASE of the rebuild's own savepoint
+// would publish the half-done rebuild into the caller's transaction.
+TEST_F(FuzzRegressionUpdateTable, ReleasingTheRebuildSavepointFailsWithMisuseAndKeepsTheCallersTransaction) {
+  ASSERT_TRUE(db_.executeScript("BEGIN; INSERT INTO log VALUES ('caller')")) << db_.error();
+  const Lines before = state();
+  EXPECT_FALSE(db_.updateTable("RELEASE sqlitebridge_update_table; CREATE TABLE items(x)", "", "items"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE);
+  EXPECT_EQ(state(), before);
+  EXPECT_TRUE(db_.isInTransaction());
+  EXPECT_TRUE(db_.execute("COMMIT")) << db_.error();
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM log WHERE msg = 'caller'"), 1);
+}
+
+// Statements that merely mention the words still run.
+TEST_F(FuzzRegressionUpdateTable, SqlThatOnlyMentionsTransactionWordsStillWorks) {
+  ASSERT_TRUE(db_.updateTable(
+      "/* COMMIT */ CREATE TABLE items(id INTEGER PRIMARY KEY, title TEXT NOT NULL, \"commit\" TEXT DEFAULT 'end')",
+      "-- ROLLBACK\nINSERT INTO items(id, title) SELECT id, title FROM items_old", "items"))
+      << db_.error();
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM items WHERE \"commit\" = 'end'"), 2);
+}
+
+// Found by update_table: with foreign keys on, enforcement is paused for the
+// rebuild, and only the rebuilt table and its children were checked after,
+// so `create` could break a foreign key in any other table unnoticed.
+TEST_F(FuzzRegressionUpdateTable, ForeignKeyBrokenElsewhereByCreateFailsWith787AndLeavesEverythingUntouched) {
+  ASSERT_TRUE(db_.execute("PRAGMA foreign_keys = ON"));
+  const Lines before = state();
+  EXPECT_FALSE(db_.updateTable(
+      "CREATE TABLE items(id INTEGER PRIMARY KEY, title TEXT NOT NULL, extra); INSERT INTO pet VALUES (2, 99)", "",
+      "items"));
+  EXPECT_EQ(db_.lastError().extendedCode, SQLITE_CONSTRAINT_FOREIGNKEY);
+  EXPECT_NE(db_.error().find("pet"), std::string::npos) << db_.error();
+  EXPECT_EQ(state(), before);
+  EXPECT_TRUE(dump(db_, "PRAGMA foreign_key_check").empty());
+  EXPECT_EQ(scalarInteger(db_, "PRAGMA foreign_keys"), 1);
+}
+
+TEST_F(FuzzRegressionUpdateTable, ForeignKeyBrokenElsewhereByInsertFailsWith787) {
+  ASSERT_TRUE(db_.execute("PRAGMA foreign_keys = ON"));
+  const Lines before = state();
+  EXPECT_FALSE(db_.updateTable("CREATE TABLE items(id INTEGER PRIMARY KEY, title TEXT NOT NULL, extra)",
+                               "INSERT INTO items(id, title) SELECT id, title FROM items_old; DELETE FROM owner",
+                               "items"));
+  EXPECT_EQ(db_.lastError().extendedCode, SQLITE_CONSTRAINT_FOREIGNKEY);
+  EXPECT_EQ(state(), before);
+}
+
+// Found by database_name: a createSQL that commits and then switches to
+// journal_mode PERSIST (or TRUNCATE) left the temporary file's journal,
+// ".sqlitebridge-<pid>-<n>-<n>.tmp-journal", in the documents directory
+// after a successful first open.
+TEST(FuzzRegressionOpenByName, CreateScriptWithAPersistentJournalLeavesNoTemporaryFileBehind) {
+  TempDir root;
+  const std::string docs = root.makeSubdirectory("docs");
+  for (const char* mode : {"PERSIST", "TRUNCATE"}) {
+    const std::string name = std::string(mode) + ".db";
+    {
+      Database db(
+          name, std::string("COMMIT; PRAGMA journal_mode = ") + mode + "; CREATE TABLE t(x); INSERT INTO t VALUES (1)",
+          Location{docs, ""});
+      ASSERT_TRUE(db.isOpen()) << db.error();
+      EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM t"), 1);
+    }
+    std::vector<std::string> left = listDirectory(docs);
+    left.erase(std::remove_if(left.begin(), left.end(),
+                              [](const std::string& entry) { return entry.find(".tmp") == std::string::npos; }),
+               left.end());
+    EXPECT_TRUE(left.empty()) << mode << ": left " << left[0];
+  }
+  EXPECT_EQ(listDirectory(docs), (Lines{"PERSIST.db", "TRUNCATE.db"}));
+}
