@@ -16,8 +16,7 @@ namespace sqlitebridge {
 class RowView {
  public:
   /// A view of `statement`'s current row.
-  explicit RowView(const Statement& statement) noexcept
-      : statement_(&statement), size_(statement.columnCount()) {}
+  explicit RowView(const Statement& statement) noexcept : statement_(&statement), size_(statement.columnCount()) {}
 
   /// Number of columns.
   int size() const noexcept { return size_; }
