@@ -347,4 +347,43 @@ struct OpenByNameTests {
     #expect(DatabaseLocation(documentsDirectory: "/x").bundleDirectory == nil)
     #expect(DatabaseLocation(documentsDirectory: "/x", bundleDirectory: "/y").bundleDirectory == "/y")
   }
+
+  /// Leaves in `directory` what a first open killed midway leaves: a
+  /// temporary file named as the library names them (owner `pid`) and its
+  /// journal, last written `idle` seconds ago. Returns their names.
+  private func leaveTemporaryFiles(in directory: String, owner pid: Int32, idle: TimeInterval, tag: Int) throws
+    -> [String]
+  {
+    let base = ".sqlitebridge-\(pid)-\(tag)-123456789.tmp"
+    return try [base, base + "-journal"].map { name in
+      let path = directory + "/" + name
+      try Data(repeating: 0x78, count: 4096).write(to: URL(fileURLWithPath: path))  // a half-written copy
+      try FileManager.default.setAttributes([.modificationDate: Date() - idle], ofItemAtPath: path)
+      return name
+    }
+  }
+
+  @Test func aFirstOpenSweepsTheTemporaryFilesOfAKilledFirstOpenAndKeepsLiveOnes() throws {
+    try withTemporaryDirectory { documents in
+      // The id of a process that has exited and been reaped.
+      let gone = Process()
+      gone.executableURL = URL(fileURLWithPath: "/bin/true")
+      try gone.run()
+      gone.waitUntilExit()
+      let goneID = gone.processIdentifier
+      let stale = try leaveTemporaryFiles(in: documents, owner: goneID, idle: 120, tag: 1)
+      // Its owner might live in another pid namespace sharing the directory.
+      let recent = try leaveTemporaryFiles(in: documents, owner: goneID, idle: 5, tag: 2)
+      // Ours: another thread may be copying right now.
+      let live = try leaveTemporaryFiles(in: documents, owner: getpid(), idle: 7200, tag: 3)
+      // Idle for a day: abandoned whoever the owner (process ids are reused).
+      let ancient = try leaveTemporaryFiles(in: documents, owner: getpid(), idle: 25 * 3600, tag: 4)
+      let database = try Database(
+        name: "made.db", createSQL: "CREATE TABLE t(x)", location: DatabaseLocation(documentsDirectory: documents))
+      #expect(try database.tableColumns("t") == ["x"])
+      let left = Set(try FileManager.default.contentsOfDirectory(atPath: documents))
+      #expect(left == Set(["made.db"] + recent + live))
+      #expect(left.isDisjoint(with: stale + ancient))
+    }
+  }
 }

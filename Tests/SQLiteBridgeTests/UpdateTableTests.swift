@@ -496,4 +496,85 @@ struct UpdateTableTests {
     try database.execute("ROLLBACK")
     #expect(try familySnapshot(database) == before)
   }
+
+  @Test func breakingAForeignKeyInAnUnrelatedTableThrows787AndChangesNothing() throws {
+    let database = try familyDatabase()
+    try database.executeScript(
+      """
+      CREATE TABLE owner(id INTEGER PRIMARY KEY);
+      CREATE TABLE pet(id INTEGER PRIMARY KEY, owner_id INTEGER REFERENCES owner(id));
+      INSERT INTO owner(id) VALUES (1);
+      INSERT INTO pet(id, owner_id) VALUES (1, 1);
+      """)
+    let before = try familySnapshot(database)
+    let pets = try tableSnapshot(database, "pet")
+    let owners = try tableSnapshot(database, "owner")
+    // Enforcement is paused for the rebuild, so the insert's DELETE breaks
+    // pet's reference unnoticed until the check of every table.
+    let error = try #require(throws: DatabaseError.self) {
+      try database.updateTable(
+        create:
+          "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id), note TEXT)",
+        insert: "INSERT INTO child(id, parent_id) SELECT id, parent_id FROM child_old; DELETE FROM owner",
+        name: "child")
+    }
+    #expect(error.extendedCode == 787)
+    #expect(error.message.contains("pet"), "\(error.message)")
+    #expect(try familySnapshot(database) == before)
+    #expect(try tableSnapshot(database, "pet") == pets)
+    #expect(try tableSnapshot(database, "owner") == owners)
+    #expect(try scalar(database, "PRAGMA foreign_keys") == .integer(1))
+  }
+
+  @Test func transactionControlInCreateOrInsertThrowsMisuseBeforeItRuns() throws {
+    let database = try notesDatabase()
+    let before = try snapshot(database)
+    let attempts: [(create: String, insert: String)] = [
+      ("COMMIT; CREATE TABLE notes(x)", ""),
+      ("BEGIN; CREATE TABLE notes(x)", ""),
+      (
+        "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, extra)",
+        "INSERT INTO notes(id, title, body) SELECT id, title, body FROM notes_old; END TRANSACTION"
+      ),
+      (
+        "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT)",
+        "ROLLBACK; INSERT INTO notes SELECT * FROM notes_old"
+      ),
+      ("SAVEPOINT mine; CREATE TABLE notes(x)", ""),
+    ]
+    for attempt in attempts {
+      let error = try #require(throws: DatabaseError.self) {
+        try database.updateTable(create: attempt.create, insert: attempt.insert, name: "notes")
+      }
+      #expect(error.code == 21, "\(attempt)")
+      #expect(error.message.contains("must not begin, commit, roll back or release"), "\(error.message)")
+      #expect(try snapshot(database) == before)
+      #expect(!database.isInTransaction)
+    }
+  }
+
+  @Test func releasingTheRebuildsSavepointInsideATransactionThrowsMisuseAndKeepsTheTransaction() throws {
+    let database = try notesDatabase()
+    try database.execute("BEGIN")
+    try database.execute("INSERT INTO audit(note_id, action) VALUES (0, 'caller')")
+    let before = try snapshot(database)
+    let error = try #require(throws: DatabaseError.self) {
+      try database.updateTable(create: "RELEASE sqlitebridge_update_table; CREATE TABLE notes(x)", name: "notes")
+    }
+    #expect(error.code == 21)
+    #expect(database.isInTransaction)
+    #expect(try snapshot(database) == before)
+    try database.execute("COMMIT")
+    #expect(try scalar(database, "SELECT count(*) FROM audit WHERE action = 'caller'") == .integer(1))
+  }
+
+  @Test func sqlThatOnlyMentionsTransactionWordsStillRuns() throws {
+    let database = try notesDatabase()
+    try database.updateTable(
+      create: "/* COMMIT */ CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, \"end\" TEXT)",
+      insert: "-- ROLLBACK\nINSERT INTO notes(id, title, body) SELECT id, title, body FROM notes_old",
+      name: "notes")
+    #expect(try database.tableColumns("notes") == ["id", "title", "body", "end"])
+    #expect(try scalar(database, "SELECT count(*) FROM notes") == .integer(3))
+  }
 }
