@@ -35,11 +35,18 @@ std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ';') {
       ++i;
     } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
-      while (i < n && sql[i] != '\n') ++i;
+      while (i < n && sql[i] != '\n' && sql[i] != '\0') ++i;
     } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
-      // An unterminated block comment runs to the end, as in SQLite.
+      // An unterminated block comment runs to the end, as in SQLite; for
+      // SQLite the text ends at a NUL byte, so a comment does too, and the
+      // NUL (with whatever follows it) is never skipped as comment text.
       const std::size_t close = sql.find("*/", i + 2);
-      i = close == std::string_view::npos ? n : close + 2;
+      const std::size_t nul = sql.find('\0', i + 2);
+      if (nul != std::string_view::npos && (close == std::string_view::npos || nul < close)) {
+        i = nul;
+      } else {
+        i = close == std::string_view::npos ? n : close + 2;
+      }
     } else {
       break;
     }

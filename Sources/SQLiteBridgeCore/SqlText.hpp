@@ -15,6 +15,8 @@ bool sameIdentifier(std::string_view a, std::string_view b) noexcept;
 
 /// Position of the first character at or after `from` that is not
 /// whitespace, a semicolon or a comment; `sql.size()` when only those remain.
+/// A NUL byte is never skipped, not even inside a comment (SQLite's text
+/// ends there), so text after one is never taken for comment.
 std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept;
 
 /// At most `limit` characters of `sql` starting at `from`, with "..." when

@@ -2,6 +2,8 @@
 // found, one per bug, each named after the behaviour it pins down.
 #include "TestSupport.hpp"
 
+using namespace std::string_literals;
+
 using sqlitebridge::Database;
 using sqlitebridge::Location;
 using namespace sqlitebridge_test;
@@ -132,4 +134,34 @@ TEST(FuzzRegressionOpenByName, CreateScriptWithAPersistentJournalLeavesNoTempora
     EXPECT_TRUE(left.empty()) << mode << ": left " << left[0];
   }
   EXPECT_EQ(listDirectory(docs), (Lines{"PERSIST.db", "TRUNCATE.db"}));
+}
+
+// Found by execute_sql: a NUL byte inside a comment after the statement was
+// skipped as comment text, so the bytes after it ("/*\0...(LEC1T 2;\0 SELECT
+// 3") were silently dropped, though SQLite's text ends at the NUL.
+TEST(FuzzRegressionExecute, ANulByteInATrailingCommentIsMisuseAndNothingRuns) {
+  Database db = Database::open(":memory:");
+  ASSERT_TRUE(db.executeScript("CREATE TABLE t(v); INSERT INTO t VALUES (1);")) << db.error();
+  const std::vector<std::string> texts = {
+      "SELECT 1; /*\0\0(LEC1T 2;\0 SELECT 3s"s,
+      "INSERT INTO t VALUES (2); /* \0 */ DROP TABLE t"s,
+      "INSERT INTO t VALUES (2) -- note\0\nDROP TABLE t"s,
+      "INSERT INTO t VALUES (2) /* note */\0"s,
+  };
+  for (const std::string& text : texts) {
+    SCOPED_TRACE(text);
+    EXPECT_FALSE(db.execute(text));
+    EXPECT_EQ(db.lastError().code, SQLITE_MISUSE) << db.error();
+    EXPECT_FALSE(db.prepare(text).isValid());
+    EXPECT_EQ(db.lastError().code, SQLITE_MISUSE) << db.error();
+    EXPECT_FALSE(db.validate(text));
+  }
+  EXPECT_EQ(dump(db, "SELECT v FROM t"), (Lines{"v=int:1"}));
+  // A script runs the statements before the NUL, none after it.
+  EXPECT_FALSE(db.executeScript("INSERT INTO t VALUES (3); /* \0 */ DROP TABLE t;"s));
+  EXPECT_EQ(db.lastError().code, SQLITE_MISUSE) << db.error();
+  EXPECT_EQ(dump(db, "SELECT v FROM t ORDER BY v"), (Lines{"v=int:1", "v=int:3"}));
+  // Comments without NUL stay fine.
+  EXPECT_TRUE(db.execute("SELECT 1; /* unterminated")) << db.error();
+  EXPECT_TRUE(db.execute("SELECT 1 -- note")) << db.error();
 }

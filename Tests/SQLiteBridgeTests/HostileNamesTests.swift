@@ -251,6 +251,18 @@ struct HostileNamesTests {
       #expect(databaseError { try database.execute("SELECT count(*) FROM victims\0; DROP TABLE victims") }?.code == 21)
       #expect(databaseError { try database.execute("INSERT INTO victims(name) VALUES ('m')\0junk") }?.code == 21)
       #expect(databaseError { try database.executeScript("SELECT 1;\0DROP TABLE victims;") }?.code == 21)
+      // SQLite's text ends at a NUL, so a comment does too: what follows it
+      // is never skipped as comment text.
+      let inComments = [
+        "INSERT INTO victims(name) VALUES ('m'); /* \0 */ DROP TABLE victims",
+        "INSERT INTO victims(name) VALUES ('m') -- note\0\nDROP TABLE victims",
+        "INSERT INTO victims(name) VALUES ('m') /* note */\0",
+      ]
+      for sql in inComments {
+        #expect(databaseError { try database.execute(sql) }?.code == 21, "\(sql.debugDescription)")
+        #expect(databaseError { try database.validateSQL(sql) }?.code == 21, "\(sql.debugDescription)")
+      }
+      #expect(try database.execute("SELECT 1; /* unterminated") == [["1": 1]])
       try victims.expectUntouched(since: before)
     }
   }
