@@ -79,7 +79,8 @@ public final class Database {
   ///
   /// - Throws: `DatabaseError` on a syntax or constraint error, with code 21
   ///   (SQLITE_MISUSE) when SQL other than whitespace, comments and
-  ///   semicolons follows the statement (never silently dropped), and with
+  ///   semicolons follows the statement (never silently dropped; a NUL
+  ///   character counts, even in a comment), and with
   ///   code 25 (SQLITE_RANGE) when the argument count does not match the
   ///   statement's parameters.
   @discardableResult

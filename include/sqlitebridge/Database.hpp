@@ -98,7 +98,8 @@ class Database {
   /// Prepares exactly one statement. Fails (invalid statement) on a syntax
   /// or schema error, on SQL holding no statement, and on SQL left after the
   /// first statement other than whitespace, comments and semicolons (never
-  /// silently dropped) — both SQLITE_MISUSE.
+  /// silently dropped; a NUL byte, which ends SQLite's text, is never
+  /// skipped, even in a comment) — both SQLITE_MISUSE.
   Statement prepare(const std::string& sql) noexcept;
   /// Like `prepare`, but lent by the statement cache: a statement prepared
   /// from exactly this SQL earlier is reused, and goes back to the cache
