@@ -159,7 +159,12 @@ Oracle consult(sqlite3* db, const std::string& sql) {
 class Call {
  public:
   Call(Database& db, const char* name, const std::string& sql)
-      : db_(db), name_(name), sql_(sql), changesBefore_(sqlite3_total_changes64(db.handle())) {
+      : db_(db),
+        name_(name),
+        sql_(sql),
+        changesBefore_(sqlite3_total_changes64(db.handle())),
+        schemaBefore_(fuzz::rawRows(db.handle(), "PRAGMA schema_version")),
+        autocommitBefore_(sqlite3_get_autocommit(db.handle())) {
     trace().statements.clear();
     trace().texts.clear();
     fuzz::resetBudget();
@@ -173,8 +178,16 @@ class Call {
     fuzz::checkErrorContract(db_, ok, name_, sql_);
   }
 
-  bool ranNothing() const {
-    return trace().statements.empty() && sqlite3_total_changes64(db_.handle()) == changesBefore_;
+  bool ranNothing() const { return trace().statements.empty() && changedNothing(); }
+
+  // No row, schema or transaction state changed. Weaker than ranNothing: a
+  // statement the wrapper cached for this text earlier is traced when it
+  // starts, before SQLite re-prepares it for a changed schema and fails as
+  // a fresh prepare does (the table it names is gone), having run nothing.
+  bool changedNothing() const {
+    return sqlite3_total_changes64(db_.handle()) == changesBefore_ &&
+           fuzz::rawRows(db_.handle(), "PRAGMA schema_version") == schemaBefore_ &&
+           sqlite3_get_autocommit(db_.handle()) == autocommitBefore_;
   }
 
   // The oracle's verdict against what the call did.
@@ -182,9 +195,10 @@ class Call {
     const sqlitebridge::Error error = db_.lastError();
     switch (oracle.kind) {
       case Oracle::PrepareError:
-        FUZZ_CHECK(!ok && error.code == (oracle.rc & 0xff) && ranNothing(),
+        FUZZ_CHECK(!ok && error.code == (oracle.rc & 0xff) && changedNothing(),
                    "%s: SQLite fails to prepare \"%s\" with %d, but the call returned %d with code %d%s", name_,
-                   fuzz::printable(sql_).c_str(), oracle.rc, ok, error.code, ranNothing() ? "" : " and ran SQL");
+                   fuzz::printable(sql_).c_str(), oracle.rc, ok, error.code,
+                   changedNothing() ? "" : " and changed the database");
         break;
       case Oracle::Empty:
       case Oracle::Trailing:
@@ -220,6 +234,8 @@ class Call {
   const char* name_;
   const std::string& sql_;
   sqlite3_int64 changesBefore_;
+  std::vector<std::string> schemaBefore_;
+  int autocommitBefore_;
 };
 
 // A Value read through the wrapper equals the raw read of the same column.
