@@ -44,15 +44,8 @@ void makeIdle(const std::string& path, long seconds) {
   ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0) << path;
 }
 
-class CrashSafety : public ::testing::Test {
+class CrashSafety : public DocumentsAndBundle {
  protected:
-  void SetUp() override {
-    docs_ = root_.makeSubdirectory("docs");
-    bundle_ = root_.makeSubdirectory("bundle");
-  }
-  Location location() const { return Location{docs_, bundle_}; }
-  std::string docs(const std::string& name) const { return docs_ + "/" + name; }
-
   // Leaves the files a first open killed midway leaves: a temporary file
   // named as the library names them (owner `pid`) and the given companions,
   // last written `idleSeconds` ago. Returns their names.
@@ -69,10 +62,6 @@ class CrashSafety : public ::testing::Test {
     }
     return names;
   }
-
-  TempDir root_;
-  std::string docs_;
-  std::string bundle_;
 };
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {

@@ -251,19 +251,16 @@ namespace {
 
 // A root holding docs/ (documents), bundle/ and, beside them, x.db — the
 // file a traversal through `..` would reach.
-class HostileDatabaseNames : public ::testing::Test {
+class HostileDatabaseNames : public DocumentsAndBundle {
  protected:
   void SetUp() override {
-    docs_ = root_.makeSubdirectory("docs");
-    bundle_ = root_.makeSubdirectory("bundle");
+    DocumentsAndBundle::SetUp();
     ASSERT_TRUE(makeDatabaseFile(root_ / "x.db", "CREATE TABLE precious(v); INSERT INTO precious VALUES ('keep');"));
     ASSERT_TRUE(makeDatabaseFile(bundle_ + "/x.db", "CREATE TABLE bundled(v);"));
     precious_ = readFile(root_ / "x.db");
     bundled_ = readFile(bundle_ + "/x.db");
     etcHadIt_ = fileExists("/etc/x.db");
   }
-
-  Location location() const { return Location{docs_, bundle_}; }
 
   // Nothing was created or changed anywhere the test can see.
   void expectNothingCreated() {
@@ -275,9 +272,6 @@ class HostileDatabaseNames : public ::testing::Test {
     EXPECT_EQ(fileExists("/etc/x.db"), etcHadIt_);
   }
 
-  TempDir root_;
-  std::string docs_;
-  std::string bundle_;
   std::string precious_;
   std::string bundled_;
   bool etcHadIt_ = false;

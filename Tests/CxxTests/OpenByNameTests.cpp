@@ -19,22 +19,11 @@ const char* const kSeedScript =
     "INSERT INTO notes(title) VALUES ('from the bundle');";
 
 // A temporary root holding `docs/` (documents) and `bundle/` (the seed).
-class OpenByName : public ::testing::Test {
+class OpenByName : public DocumentsAndBundle {
  protected:
-  void SetUp() override {
-    docs_ = root_.makeSubdirectory("docs");
-    bundle_ = root_.makeSubdirectory("bundle");
-  }
-  Location location() const { return Location{docs_, bundle_}; }
-  std::string docs(const std::string& name) const { return docs_ + "/" + name; }
-  std::string bundle(const std::string& name) const { return bundle_ + "/" + name; }
   void makeBundled(const std::string& name, const std::string& script = kSeedScript) {
     ASSERT_TRUE(makeDatabaseFile(bundle(name), script));
   }
-
-  TempDir root_;
-  std::string docs_;
-  std::string bundle_;
 };
 
 // A documents directory the test process cannot create files in. Root ignores

@@ -82,6 +82,24 @@ class WorkingDirectory {
   fs::path previous_;
 };
 
+/// A fixture with a temporary root holding `docs/` (the documents
+/// directory) and `bundle/`, for tests that open databases by name.
+class DocumentsAndBundle : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    docs_ = root_.makeSubdirectory("docs");
+    bundle_ = root_.makeSubdirectory("bundle");
+  }
+  sqlitebridge::Location location() const { return sqlitebridge::Location{docs_, bundle_}; }
+  /// `docs/<name>` and `bundle/<name>`.
+  std::string docs(const std::string& name) const { return docs_ + "/" + name; }
+  std::string bundle(const std::string& name) const { return bundle_ + "/" + name; }
+
+  TempDir root_;
+  std::string docs_;
+  std::string bundle_;
+};
+
 /// The whole content of a file ("" when it cannot be read).
 inline std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
