@@ -34,9 +34,14 @@ public final class Database {
   ///   `location` holds NUL, or when the documents
   ///   directory is missing or not writable; 26 (SQLITE_NOTADB) when the
   ///   existing file is not a database; the script's error when `createSQL`
-  ///   fails.
-  public init(name: String, createSQL: String? = nil, location: DatabaseLocation = .default) throws {
-    core = sqlitebridge.Database(std.string(name), std.string(createSQL ?? ""), location.cxx)
+  ///   fails; 5 (SQLITE_BUSY) when another connection holds a lock on the
+  ///   existing file for longer than `configuration.busyTimeout` (5 s by
+  ///   default).
+  public init(
+    name: String, createSQL: String? = nil, location: DatabaseLocation = .default,
+    configuration: Configuration = .init()
+  ) throws {
+    core = sqlitebridge.Database(std.string(name), std.string(createSQL ?? ""), location.cxx, configuration.cxx)
     guard core.isOpen() else { throw DatabaseError(core.lastError()) }
   }
 
@@ -45,9 +50,21 @@ public final class Database {
   ///
   /// - Throws: `DatabaseError` with code 14 (SQLITE_CANTOPEN) when the file
   ///   cannot be opened or created or `path` holds NUL (never cut short
-  ///   there), 26 (SQLITE_NOTADB) when it is not a database.
+  ///   there), 26 (SQLITE_NOTADB) when it is not a database, 5
+  ///   (SQLITE_BUSY) when another connection holds a lock on it for longer
+  ///   than the busy timeout (5 s: every connection waits that long before
+  ///   its first read of the file).
   public init(path: String, mode: OpenMode = .readWriteCreate) throws {
     core = sqlitebridge.Database.open(std.string(path), mode.cxx)
+    guard core.isOpen() else { throw DatabaseError(core.lastError()) }
+  }
+
+  /// Opens (or creates) the file at `path` for reading and writing, set up
+  /// by `configuration`, whose busy timeout already applies to the open.
+  ///
+  /// - Throws: `DatabaseError`, as `init(path:mode:)`.
+  public init(path: String, configuration: Configuration) throws {
+    core = sqlitebridge.Database.open(std.string(path), configuration.cxx)
     guard core.isOpen() else { throw DatabaseError(core.lastError()) }
   }
 
@@ -150,12 +167,18 @@ public final class Database {
   public var isInTransaction: Bool { core.isInTransaction() }
 
   /// Makes statements wait up to `milliseconds` for another connection's
-  /// lock before failing with SQLITE_BUSY (5). The default is 0: fail at once.
+  /// lock before failing with SQLITE_BUSY (5); 0 (or less) fails at once.
+  /// Every connection starts with `Configuration.busyTimeout` (5 s by
+  /// default).
   ///
-  /// - Throws: `DatabaseError` when the connection refuses.
+  /// - Throws: `DatabaseError` with code 21 (SQLITE_MISUSE) when closed.
   public func setBusyTimeout(milliseconds: Int) throws {
     guard core.setBusyTimeout(Int32(clamping: milliseconds)) else { throw lastError }
   }
+
+  /// The busy timeout: the one set at open (5 s by default) or by the last
+  /// `setBusyTimeout` (zero when that was zero or less); zero once closed.
+  public var busyTimeout: Duration { .milliseconds(core.busyTimeout()) }
 
   // MARK: Statements
 

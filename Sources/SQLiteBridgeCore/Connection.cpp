@@ -4,12 +4,19 @@ namespace sqlitebridge {
 
 Connection::~Connection() { close(); }
 
+void Connection::setBusyTimeout(int milliseconds) noexcept {
+  busyTimeoutMilliseconds = milliseconds > 0 ? milliseconds : 0;
+  // Never fails on an open handle; 0 removes the busy handler.
+  if (db != nullptr) sqlite3_busy_timeout(db, busyTimeoutMilliseconds);
+}
+
 void Connection::close() noexcept {
   // Every statement must be finalized before sqlite3_close succeeds; lent
   // ones hold this connection alive, so only idle ones can be left here.
   statementCache.clear();
   if (db != nullptr) sqlite3_close(db);
   db = nullptr;
+  busyTimeoutMilliseconds = 0;
 }
 
 void Connection::clearError() noexcept {

@@ -22,11 +22,17 @@ class Connection {
 
   sqlite3* db = nullptr;
   std::string path;
+  /// The busy timeout given to SQLite (which cannot be asked for it), in
+  /// milliseconds; 0 when statements fail at once.
+  int busyTimeoutMilliseconds = 0;
   Error error;
   /// Statements lent to execute, rows, forEachRow, ... by SQL text.
   StatementCache statementCache;
   /// Statements compiled on this connection so far (to observe the cache).
   std::int64_t preparedCount = 0;
+
+  /// Sets SQLite's busy timeout and remembers it; 0 or less fails at once.
+  void setBusyTimeout(int milliseconds) noexcept;
 
   /// Finalizes cached statements and closes the handle, keeping the error.
   void close() noexcept;

@@ -26,8 +26,12 @@ std::shared_ptr<Connection> newConnection() noexcept {
 Database::Database(std::shared_ptr<Connection> connection) noexcept : connection_(std::move(connection)) {}
 
 Database::Database(const std::string& name, const std::string& createSQL, const Location& location) noexcept
+    : Database(name, createSQL, location, Configuration()) {}
+
+Database::Database(const std::string& name, const std::string& createSQL, const Location& location,
+                   const Configuration& configuration) noexcept
     : connection_(newConnection()) {
-  if (connection_) openByName(name, createSQL, location);
+  if (connection_) openByName(name, createSQL, location, configuration);
 }
 
 Database::Database(const std::string& name, const std::string& createSQL) noexcept
@@ -35,7 +39,13 @@ Database::Database(const std::string& name, const std::string& createSQL) noexce
 
 Database Database::open(const std::string& path, OpenMode mode) noexcept {
   Database database(newConnection());
-  if (database.connection_) openConnection(*database.connection_, path, mode);
+  if (database.connection_) openConnection(*database.connection_, path, mode, Configuration());
+  return database;
+}
+
+Database Database::open(const std::string& path, const Configuration& configuration) noexcept {
+  Database database(newConnection());
+  if (database.connection_) openConnection(*database.connection_, path, OpenMode::ReadWriteCreate, configuration);
   return database;
 }
 
@@ -273,8 +283,10 @@ bool Database::isInTransaction() const noexcept { return isOpen() && sqlite3_get
 
 bool Database::setBusyTimeout(int milliseconds) noexcept {
   if (!beginCall()) return false;
-  const int rc = sqlite3_busy_timeout(connection_->db, milliseconds);
-  return rc == SQLITE_OK || connection_->failFromSQLite(rc, std::string());
+  connection_->setBusyTimeout(milliseconds);
+  return true;
 }
+
+int Database::busyTimeout() const noexcept { return isOpen() ? connection_->busyTimeoutMilliseconds : 0; }
 
 }  // namespace sqlitebridge

@@ -49,9 +49,10 @@ std::string plainPath(const std::string& path) { return path.empty() || path[0] 
 // Creates the database at a temporary path, runs `createSQL` in one
 // transaction, and publishes the finished file as `target`. A failure
 // removes the temporary files, so `target` never exists half-made.
-bool createDatabase(Connection& connection, const std::string& target, const std::string& createSQL) {
+bool createDatabase(Connection& connection, const std::string& target, const std::string& createSQL,
+                    const Configuration& configuration) {
   const std::string temporary = temporaryPath(parentDirectory(target));
-  if (!openConnection(connection, plainPath(temporary), OpenMode::ReadWriteCreate)) {
+  if (!openConnection(connection, plainPath(temporary), OpenMode::ReadWriteCreate, configuration)) {
     connection.error.message = "cannot create the database " + target + " (" + connection.error.message + ")";
     removeDatabaseFiles(temporary);
     return false;
@@ -80,7 +81,8 @@ bool createDatabase(Connection& connection, const std::string& target, const std
 
 }  // namespace
 
-bool Database::openByName(const std::string& name, const std::string& createSQL, const Location& location) noexcept {
+bool Database::openByName(const std::string& name, const std::string& createSQL, const Location& location,
+                          const Configuration& configuration) noexcept {
   Connection& connection = *connection_;
   try {
     if (const char* problem = nameProblem(name)) {
@@ -115,11 +117,11 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
         if (!copyFileAtomically(bundled, target, copiedHere, problem)) {
           return connection.fail(SQLITE_CANTOPEN, "cannot copy the bundled database: " + problem, std::string());
         }
-      } else if (!createDatabase(connection, target, createSQL)) {
+      } else if (!createDatabase(connection, target, createSQL, configuration)) {
         return false;
       }
     }
-    if (!openConnection(connection, plainPath(target), OpenMode::ReadWrite)) {
+    if (!openConnection(connection, plainPath(target), OpenMode::ReadWrite, configuration)) {
       // A bundled file that is no database must not stay behind as the
       // writable copy, or every later open would fail the same way. Only the
       // copy this call published is removed, and only when it is no

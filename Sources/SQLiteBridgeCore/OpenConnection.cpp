@@ -19,9 +19,20 @@ int openFlags(OpenMode mode) noexcept {
   return base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 }
 
+// The open's first read met a lock that outlived the busy timeout: say so,
+// since SQLite's "database is locked" does not tell which lock or how long.
+void explainBusyOpen(Connection& connection) {
+  const int timeout = connection.busyTimeoutMilliseconds;
+  connection.error.message +=
+      timeout > 0
+          ? ": another connection held the lock for longer than the busy timeout (" + std::to_string(timeout) + " ms)"
+          : ": another connection holds the lock and the busy timeout is 0 (fail at once)";
+}
+
 }  // namespace
 
-bool openConnection(Connection& connection, const std::string& path, OpenMode mode) noexcept {
+bool openConnection(Connection& connection, const std::string& path, OpenMode mode,
+                    const Configuration& configuration) noexcept {
   connection.close();
   connection.clearError();
   // SQLite reads the path as a C string: "a.db\0x" would open "a.db".
@@ -42,6 +53,9 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
   }
   connection.db = db;
   sqlite3_extended_result_codes(db, 1);
+  // Before anything reads the file: a writer, a commit or a WAL checkpoint
+  // of another connection is waited for, not reported as "locked".
+  connection.setBusyTimeout(configuration.busyTimeoutMilliseconds);
   // Reading the schema touches page 1, so garbage fails now, clearly, rather
   // than at the first query.
   const char* probe = "SELECT count(*) FROM sqlite_schema";
@@ -55,6 +69,7 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
   if (probeRc != SQLITE_OK) {
     connection.failFromSQLite(probeRc, std::string());
     try {
+      if ((probeRc & 0xff) == SQLITE_BUSY) explainBusyOpen(connection);
       connection.error.message += ": " + path;
     } catch (...) {
     }

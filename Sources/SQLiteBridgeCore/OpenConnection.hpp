@@ -4,14 +4,19 @@
 #include <string>
 
 #include "Connection.hpp"
+#include "sqlitebridge/Configuration.hpp"
 #include "sqlitebridge/OpenMode.hpp"
 
 namespace sqlitebridge {
 
 /// Opens `path` in `mode` into `connection` (which must be closed), enables
-/// extended result codes and reads the schema once so that a file that is
-/// not a database fails here with SQLITE_NOTADB. On failure the connection
-/// stays closed with its error set; returns false.
-bool openConnection(Connection& connection, const std::string& path, OpenMode mode) noexcept;
+/// extended result codes, sets the busy timeout of `configuration` and only
+/// then reads the schema once, so that a file that is not a database fails
+/// here with SQLITE_NOTADB while a lock another connection holds is waited
+/// for. A lock held longer than the timeout fails with SQLITE_BUSY, saying
+/// so. On failure the connection stays closed with its error set; returns
+/// false.
+bool openConnection(Connection& connection, const std::string& path, OpenMode mode,
+                    const Configuration& configuration) noexcept;
 
 }  // namespace sqlitebridge

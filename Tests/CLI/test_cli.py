@@ -127,6 +127,36 @@ class CLITests(unittest.TestCase):
         self.assertIn("SQLite error 14", missing_file.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir.name, "absent.db")))
 
+    def test_query_waits_for_a_lock_another_process_holds_and_releases(self):
+        # This process holds an exclusive lock (rollback journal) while the
+        # CLI opens the file: the CLI waits (busy timeout, 5 s by default)
+        # instead of failing with "database is locked", and answers once the
+        # lock goes.
+        holder = sqlite3.connect(self.db, isolation_level=None)
+        self.addCleanup(holder.close)
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("INSERT INTO t(id, name) VALUES (3, 'held')")
+        cli = subprocess.Popen([CLI, "query", self.db, "SELECT 1 AS one"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            # A moment for the CLI to reach the lock; it cannot succeed
+            # while the lock is held, so finishing now means it failed.
+            try:
+                out, err = cli.communicate(timeout=1)
+                self.fail(f"the CLI finished while the lock was held: exit {cli.returncode}: {err}")
+            except subprocess.TimeoutExpired:
+                pass
+            holder.execute("COMMIT")
+            out, err = cli.communicate(timeout=60)
+        finally:
+            if cli.poll() is None:
+                cli.kill()
+                cli.communicate()
+        self.assertEqual(cli.returncode, 0, err)
+        self.assertEqual(json.loads(out), [{"one": 1}])
+        count = run("query", self.db, "SELECT count(*) AS n FROM t")
+        self.assertEqual(json.loads(count.stdout), [{"n": 3}])
+
     def test_usage_errors_exit_2(self):
         for args in ([], ["frob"], ["query"], ["query", self.db], ["columns", self.db],
                      ["query", self.db, "SELECT 1", "--format", "xml"], ["update-table", self.db, "t"],

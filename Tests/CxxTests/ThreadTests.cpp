@@ -8,18 +8,18 @@
 // its connection alive, so the last reference may be dropped on a thread
 // other than the one that opened it. Run under ThreadSanitizer by the tsan
 // preset (`cmake --workflow --preset tsan`), where every data race fails.
-#include <condition_variable>
+#include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "TestSupport.hpp"
+#include "ThreadSupport.hpp"
 
+using sqlitebridge::Configuration;
 using sqlitebridge::Database;
 using sqlitebridge::Location;
 using sqlitebridge::Row;
@@ -30,56 +30,6 @@ using sqlitebridge::ValueType;
 using namespace sqlitebridge_test;
 
 namespace {
-
-/// Failures seen on worker threads, reported by the test's own thread: an
-/// ASSERT on a worker would only leave the worker's function, and one failure
-/// message per thread is easier to read than interleaved ones.
-class Failures {
- public:
-  void add(const std::string& message) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    messages_.push_back(message);
-  }
-  /// All messages, one per line; empty when nothing failed.
-  std::string text() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::string all;
-    for (const std::string& message : messages_) all += message + "\n";
-    return all;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<std::string> messages_;
-};
-
-/// Lets threads wait until `count` of them have arrived, so that they start
-/// the interesting part at the same moment (C++17 has no std::latch).
-class StartLine {
- public:
-  explicit StartLine(int count) : remaining_(count) {}
-  void arriveAndWait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (--remaining_ == 0) {
-      changed_.notify_all();
-    } else {
-      changed_.wait(lock, [&] { return remaining_ <= 0; });
-    }
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  int remaining_;
-};
-
-/// Runs `body(i)` on `count` threads and joins them all.
-void runThreads(int count, const std::function<void(int)>& body) {
-  std::vector<std::thread> threads;
-  threads.reserve(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) threads.emplace_back(body, i);
-  for (std::thread& thread : threads) thread.join();
-}
 
 /// The single integer `sql` returns with `arguments`, or -1 (with a failure
 /// recorded) — the worker-thread counterpart of scalarInteger.
@@ -129,27 +79,42 @@ TEST(Threads, ConnectionsOnOneWalFileInsertAndReadAtTheSameTime) {
   }
 
   Failures failures;
-  StartLine start(kWriters + 1);
+  Latch start(kWriters + 1);
   std::mutex doneMutex;
   int writersDone = 0;
   int readerPasses = 0;
   runThreads(kWriters + 1, [&](int index) {
-    const std::string who = index < kWriters ? "writer " + std::to_string(index) : "reader";
-    Database db = Database::open(path);
-    if (!db.isOpen() || !db.setBusyTimeout(kBusyTimeoutMs)) {
-      failures.add(who + ": cannot open: " + db.error());
-      start.arriveAndWait();
-      return;
-    }
-    start.arriveAndWait();
+    const bool isWriter = index < kWriters;
+    const std::string who = isWriter ? "writer " + std::to_string(index) : "reader";
+    // However a writer ends (a failed open included), it counts itself done,
+    // or the reader would wait for it forever.
+    struct CountWriterDone {
+      bool isWriter;
+      std::mutex& mutex;
+      int& done;
+      ~CountWriterDone() {
+        if (!isWriter) return;
+        std::lock_guard<std::mutex> lock(mutex);
+        ++done;
+      }
+    } countDone{isWriter, doneMutex, writersDone};
+    Database db = Database::open(path, Configuration{kBusyTimeoutMs});
+    if (!db.isOpen()) failures.add(who + ": cannot open: " + db.error());
+    if (!start.arriveAndWait()) failures.add(who + ": the other threads did not reach the start line");
+    if (!db.isOpen()) return;
     if (index == kWriters) {
       // The reader: until every writer is done, each writer's row count is a
       // whole number of transactions and never goes down.
       std::vector<std::int64_t> lastSeen(kWriters, 0);
+      const auto deadline = std::chrono::steady_clock::now() + kThreadWaitLimit;
       for (bool finished = false; !finished;) {
         {
           std::lock_guard<std::mutex> lock(doneMutex);
           finished = writersDone == kWriters;  // one more pass after the last commit
+        }
+        if (!finished && std::chrono::steady_clock::now() > deadline) {
+          failures.add(who + ": the writers did not finish within " + std::to_string(kThreadWaitLimit.count()) + " s");
+          return;
         }
         std::vector<Row> counts;
         if (!db.execute("SELECT writer, count(*) FROM items GROUP BY writer", &counts)) {
@@ -204,8 +169,6 @@ TEST(Threads, ConnectionsOnOneWalFileInsertAndReadAtTheSameTime) {
                      std::to_string(transaction));
       }
     }
-    std::lock_guard<std::mutex> lock(doneMutex);
-    ++writersDone;
   });
   EXPECT_EQ(failures.text(), "");
   EXPECT_GT(readerPasses, 0);
@@ -241,11 +204,11 @@ TEST(Threads, OpeningOneNewDatabaseByNameFromSeveralThreadsCreatesItOnce) {
       "INSERT INTO notes(title) VALUES ('created once');";
 
   Failures failures;
-  StartLine start(kThreads);
-  StartLine allOpen(kThreads);
+  Latch start(kThreads);
+  Latch allOpen(kThreads);
   runThreads(kThreads, [&](int index) {
     const std::string who = "thread " + std::to_string(index);
-    start.arriveAndWait();
+    if (!start.arriveAndWait()) failures.add(who + ": the other threads did not reach the start line");
     Database db("notes.db", createSQL, location);
     // Counted before anyone inserts: only the creation script's row.
     std::int64_t count = -1;
@@ -254,7 +217,7 @@ TEST(Threads, OpeningOneNewDatabaseByNameFromSeveralThreadsCreatesItOnce) {
     } else {
       count = integerOrFail(db, "SELECT count(*) FROM notes", {}, failures, who);
     }
-    allOpen.arriveAndWait();
+    if (!allOpen.arriveAndWait()) failures.add(who + ": the other threads did not finish opening");
     if (!db.isOpen()) return;
     if (count != 1) failures.add(who + ": found " + std::to_string(count) + " rows, not 1");
     if (db.path() != docs + "/notes.db") failures.add(who + ": opened " + db.path());
@@ -287,7 +250,7 @@ TEST(Threads, ADatabaseHandedFromThreadToThreadKeepsWorking) {
   Failures failures;
   for (int hop = 0; hop < 3; ++hop) {
     // Joined before the next hop: one thread at a time, each a different one.
-    std::thread worker([&, hop] {
+    BoundedThread worker("hop " + std::to_string(hop), [&, hop] {
       const std::string who = "hop " + std::to_string(hop);
       for (int i = 0; i < 10; ++i) {
         if (!db.execute(insert, {Value(who)})) failures.add(who + ": INSERT failed: " + db.error());
@@ -296,7 +259,7 @@ TEST(Threads, ADatabaseHandedFromThreadToThreadKeepsWorking) {
     worker.join();
   }
   // Moved to a worker and back: the object itself travels too.
-  std::thread mover([&] {
+  BoundedThread mover("mover", [&] {
     Database travelling = std::move(db);
     if (!travelling.execute(insert, {Value("moved")})) failures.add("mover: INSERT failed: " + travelling.error());
     db = std::move(travelling);
@@ -337,19 +300,21 @@ TEST(Threads, RowsAndValuesCopiedAcrossThreadsKeepTheirContent) {
   }
 
   Failures failures;
-  StartLine copied(kThreads + 1);
-  StartLine dropped(kThreads + 1);
-  std::vector<std::thread> threads;
+  Latch copied(kThreads + 1);
+  Latch dropped(kThreads + 1);
+  std::vector<BoundedThread> threads;
   for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
+    threads.emplace_back("thread " + std::to_string(t), [&, t] {
       const std::string who = "thread " + std::to_string(t);
       // Copied at the same time as the other threads copy the same rows.
       std::vector<Row> mine = rows;
       // Values moved out of one copy and copied out of another.
       std::vector<Value> longValues;
       for (Row& row : mine) longValues.push_back(row.value("LONG"));
-      copied.arriveAndWait();
-      dropped.arriveAndWait();  // the original rows are gone now
+      if (!copied.arriveAndWait() || !dropped.arriveAndWait()) {  // then the original rows are gone
+        failures.add(who + ": the other threads did not arrive");
+        return;
+      }
       if (mine.size() != expected.size()) {
         failures.add(who + ": has " + std::to_string(mine.size()) + " rows");
         return;
@@ -365,11 +330,11 @@ TEST(Threads, RowsAndValuesCopiedAcrossThreadsKeepTheirContent) {
       }
     });
   }
-  copied.arriveAndWait();
+  ASSERT_TRUE(copied.arriveAndWait()) << "the threads did not copy the rows";
   rows.clear();  // drops the original rows (and this thread's share of the names)
   rows.shrink_to_fit();
-  dropped.arriveAndWait();
-  for (std::thread& thread : threads) thread.join();
+  ASSERT_TRUE(dropped.arriveAndWait()) << "the threads did not arrive";
+  for (BoundedThread& thread : threads) thread.join();
   EXPECT_EQ(failures.text(), "");
 }
 
@@ -419,9 +384,12 @@ TEST(Threads, ValueConversionsRunOnSeveralThreadsAtOnce) {
   EXPECT_EQ(expected[9].text, "2.5");
 
   Failures failures;
-  StartLine start(kThreads);
+  Latch start(kThreads);
   runThreads(kThreads, [&](int t) {
-    start.arriveAndWait();
+    if (!start.arriveAndWait()) {
+      failures.add("thread " + std::to_string(t) + ": the other threads did not reach the start line");
+      return;
+    }
     for (int round = 0; round < kRounds; ++round) {
       for (std::size_t i = 0; i < inputs.size(); ++i) {
         // Rotated per thread, so that different threads convert different
@@ -457,12 +425,11 @@ TEST(Threads, StatementsAreReleasedOnAnotherThreadThanTheOneThatMadeThem) {
     ASSERT_TRUE(cached.bindInteger(1, 2)) << db.error();
     const std::int64_t prepared = db.preparedStatementCount();
     std::string read;
-    std::thread worker(
-        [&read](Statement statement) {
-          if (statement.step() == StepResult::Row) read = statement.columnValue(0).asText();
-          // `statement` is destroyed here, on the worker: back into the cache.
-        },
-        std::move(cached));
+    BoundedThread worker("worker", [&read, lent = std::move(cached)]() mutable {
+      Statement statement = std::move(lent);
+      if (statement.step() == StepResult::Row) read = statement.columnValue(0).asText();
+      // `statement` is destroyed here, on the worker: back into the cache.
+    });
     worker.join();
     EXPECT_EQ(read, "b");
     // Back in the cache: lent again without preparing, and reset.
@@ -487,11 +454,10 @@ TEST(Threads, StatementsAreReleasedOnAnotherThreadThanTheOneThatMadeThem) {
   }  // the Database is gone; the statement holds the connection open
   ASSERT_TRUE(fileExists(path + "-wal"));
   std::string read;
-  std::thread worker(
-      [&read](Statement statement) {
-        if (statement.step() == StepResult::Row) read = statement.columnValue(0).asText();
-      },
-      std::move(outliving));
+  BoundedThread worker("worker", [&read, last = std::move(outliving)]() mutable {
+    Statement statement = std::move(last);
+    if (statement.step() == StepResult::Row) read = statement.columnValue(0).asText();
+  });
   worker.join();
   EXPECT_EQ(read, "abcd");
   EXPECT_FALSE(fileExists(path + "-wal")) << "the connection was not closed when its last statement went";
@@ -518,19 +484,21 @@ TEST(Threads, ADatabaseAndItsStatementDestroyedOnTwoThreadsAtOnce) {
     Statement cached = db->cachedStatement("SELECT name FROM t ORDER BY id");
     Statement plain = db->prepare("SELECT count(*) FROM t");
     ASSERT_TRUE(cached.isValid() && plain.isValid()) << db->error();
-    StartLine start(2);
-    std::thread worker(
-        [&failures, &start, round](Statement first, Statement second) {
+    Latch start(2);
+    BoundedThread worker(
+        "worker", [&failures, &start, round, cachedOne = std::move(cached), plainOne = std::move(plain)]() mutable {
+          Statement first = std::move(cachedOne);
+          Statement second = std::move(plainOne);
           if (first.step() != StepResult::Row || first.columnValue(0).asText() != "a" ||
               second.step() != StepResult::Row || second.columnValue(0).asInteger() != 2) {
             failures.add("round " + std::to_string(round) + ": wrong rows on the worker");
           }
-          start.arriveAndWait();
+          if (!start.arriveAndWait())
+            failures.add("round " + std::to_string(round) + ": the test thread did not arrive");
           // Both statements are destroyed as the worker returns, while the
           // Database goes away on the test's thread.
-        },
-        std::move(cached), std::move(plain));
-    start.arriveAndWait();
+        });
+    ASSERT_TRUE(start.arriveAndWait()) << "round " << round << ": the worker did not arrive";
     db.reset();
     worker.join();
   }

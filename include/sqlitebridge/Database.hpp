@@ -12,6 +12,7 @@
 
 #include "NamedValues.hpp"
 #include "RowView.hpp"
+#include "Configuration.hpp"
 #include "Error.hpp"
 #include "Location.hpp"
 #include "OpenMode.hpp"
@@ -62,16 +63,28 @@ class Database {
   /// holds NUL, or when the
   /// documents directory is missing or not writable; with SQLITE_NOTADB when
   /// the existing file is not a database; with the script's error when
-  /// `createSQL` fails.
+  /// `createSQL` fails; with SQLITE_BUSY when another connection holds a
+  /// lock on the existing file for longer than the busy timeout (5 s).
   Database(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
+  /// Like the constructor above, with the busy timeout (and, later, the rest
+  /// of the set-up) taken from `configuration`.
+  Database(const std::string& name, const std::string& createSQL, const Location& location,
+           const Configuration& configuration) noexcept;
   /// Opens the database called `name` in `Location::defaults()`.
   explicit Database(const std::string& name, const std::string& createSQL = "") noexcept;
   /// Opens the file at `path` in `mode`: ":memory:" is a new in-memory
   /// database, "" a private temporary one, and a "file:" URI is read as one
   /// (SQLite's URI filenames). Fails (closed database) with SQLITE_CANTOPEN
   /// when the file cannot be opened or created or `path` holds NUL (never
-  /// cut short there), SQLITE_NOTADB when it is not a database.
+  /// cut short there), SQLITE_NOTADB when it is not a database, SQLITE_BUSY
+  /// when another connection holds a lock on it for longer than the busy
+  /// timeout (5 s by default: every connection waits that long before its
+  /// first read of the file).
   static Database open(const std::string& path, OpenMode mode = OpenMode::ReadWriteCreate) noexcept;
+  /// Opens (or creates) the file at `path` for reading and writing, set up
+  /// by `configuration` (its busy timeout applies to the open already).
+  /// Fails as `open(path, mode)` does.
+  static Database open(const std::string& path, const Configuration& configuration) noexcept;
 
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;
@@ -257,9 +270,15 @@ class Database {
   int changes() const noexcept;
   /// True while a transaction is open.
   bool isInTransaction() const noexcept;
-  /// How long a statement waits for another connection's lock before failing
-  /// with SQLITE_BUSY (0, the default, fails at once).
+  /// Makes statements wait up to `milliseconds` for another connection's
+  /// lock before failing with SQLITE_BUSY; 0 (or less) fails at once. Every
+  /// connection starts with `Configuration::busyTimeoutMilliseconds` (5000
+  /// by default). Fails with SQLITE_MISUSE when closed.
   bool setBusyTimeout(int milliseconds) noexcept;
+  /// The busy timeout in milliseconds: the one set at open (5000 by
+  /// default) or by the last `setBusyTimeout` (0 when it was 0 or less); 0
+  /// when closed.
+  int busyTimeout() const noexcept;
 
   /// The underlying connection handle, for calling sqlite3 directly from C++;
   /// null when closed. The `Database` still owns it.
@@ -270,7 +289,8 @@ class Database {
   enum class Caching { None, Cached, CachedForArguments };
   Statement prepareText(const char* sql, std::size_t size, Caching caching) noexcept;
   bool finishEarlyStop() noexcept;
-  bool openByName(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
+  bool openByName(const std::string& name, const std::string& createSQL, const Location& location,
+                  const Configuration& configuration) noexcept;
   bool run(const std::string& sql, const std::vector<Value>* arguments, const NamedValues* named,
            std::vector<Row>* results, Row* firstRow) noexcept;
   bool beginCall() noexcept;

@@ -4,6 +4,7 @@
 
 #include "SQLite.hpp"
 #include "ColumnView.hpp"
+#include "Configuration.hpp"
 #include "Database.hpp"
 #include "Error.hpp"
 #include "Location.hpp"
