@@ -2,14 +2,11 @@
 // headers need. Every other public header includes this one first.
 #pragma once
 
-// Declare the sqlite3 functions non-throwing. Swift compiles imported inline
-// C++ with exceptions in mind and refuses to inline an always_inline accessor
-// that calls a function it believes may throw ("incompatible personality").
-// SQLite is C and never throws, so this states the truth. If <sqlite3.h> was
-// already included elsewhere, the header guard keeps that declaration; only
-// inlining across the Swift boundary is affected, never behaviour.
-#ifndef SQLITE_API
-#define SQLITE_API __attribute__((nothrow))
+// A C++ client gets SQLite's own declarations. Only Swift's importer (which
+// defines __swift__) takes the interop header that declares them
+// non-throwing first, so that Swift inlines the core's accessors; see there.
+#if defined(__swift__)
+#include "interop/NothrowSQLite.hpp"
 #endif
 #include <sqlite3.h>
 
