@@ -46,15 +46,6 @@ void expectOK(bool ok, const sb::Database& db, const char* what, int line) {
 }
 #define EXPECT_OK(db, call) expectOK((call), (db), #call, __LINE__)
 
-// SQLite result codes checked below (from <sqlite3.h>, named for reading).
-constexpr int kError = SQLITE_ERROR;                         // 1
-constexpr int kReadOnly = SQLITE_READONLY;                   // 8
-constexpr int kCantOpen = SQLITE_CANTOPEN;                   // 14
-constexpr int kConstraint = SQLITE_CONSTRAINT;               // 19
-constexpr int kConstraintUnique = SQLITE_CONSTRAINT_UNIQUE;  // 2067
-constexpr int kMisuse = SQLITE_MISUSE;                       // 21
-constexpr int kRange = SQLITE_RANGE;                         // 25
-
 // MARK: - Values
 
 void values() {
@@ -153,8 +144,9 @@ void inMemory() {
   const std::string duplicate = "INSERT INTO notes(title) VALUES ('first')";
   EXPECT(!db.execute(duplicate));
   const sb::Error error = db.lastError();
-  EXPECT(error.code == kConstraint);
-  EXPECT(error.extendedCode == kConstraintUnique);
+  EXPECT(error.is(sb::ResultCode::Constraint));
+  EXPECT(error.extendedCode == SQLITE_CONSTRAINT_UNIQUE);
+  EXPECT(std::string(sb::describe(error.resultCode())) == "SQLITE_CONSTRAINT");
   EXPECT(!error.message.empty());
   EXPECT(error.sql == duplicate);
   EXPECT(db.error() == error.message);
@@ -162,24 +154,24 @@ void inMemory() {
   // A success clears the last error.
   EXPECT_OK(db, db.execute("SELECT 1"));
   EXPECT(db.error().empty());
-  EXPECT(db.lastError().code == 0);
+  EXPECT(db.lastError().is(sb::ResultCode::OK));
 
   // A wrong number of arguments is an error, never a silent NULL.
   EXPECT(!db.execute("SELECT ?, ?", {sb::Value(1)}));
-  EXPECT(db.lastError().code == kRange);
+  EXPECT(db.lastError().is(sb::ResultCode::Range));
   // Exactly one statement: trailing SQL is an error, never dropped.
   EXPECT(!db.execute("SELECT 1; SELECT 2"));
   EXPECT(db.lastError().code != 0);
   // A syntax error.
   EXPECT(!db.execute("SELEKT 1"));
-  EXPECT(db.lastError().code == kError);
+  EXPECT(db.lastError().is(sb::ResultCode::Error));
 
   // Schema helpers.
   EXPECT(db.hasTableColumn("notes", "TITLE"));
   EXPECT(!db.hasTableColumn("notes", "nope"));
-  EXPECT(db.lastError().code == 0);  // a missing column is not an error...
+  EXPECT(db.lastError().is(sb::ResultCode::OK));  // a missing column is not an error...
   EXPECT(!db.hasTableColumn("missing", "id"));
-  EXPECT(db.lastError().code == kError);  // ...a missing table is
+  EXPECT(db.lastError().is(sb::ResultCode::Error));  // ...a missing table is
   std::vector<std::string> columns;
   EXPECT_OK(db, db.tableColumns("notes", columns));
   EXPECT(columns == (std::vector<std::string>{"id", "title", "body", "data"}));
@@ -243,7 +235,7 @@ void statements() {
   // A statement that fails to prepare is invalid; the database says why.
   const sb::Statement broken = db.prepare("SELECT * FROM nowhere");
   EXPECT(!broken.isValid());
-  EXPECT(db.lastError().code == kError);
+  EXPECT(db.lastError().is(sb::ResultCode::Error));
 }
 
 // MARK: - Database files
@@ -263,11 +255,11 @@ void files(const fs::path& dir) {
     EXPECT_OK(db, db.execute("SELECT x FROM t", row));
     EXPECT(row.value("x").asInteger() == 7);
     EXPECT(!db.execute("INSERT INTO t VALUES (8)"));  // read-only refuses writes
-    EXPECT(db.lastError().code == kReadOnly);
+    EXPECT(db.lastError().is(sb::ResultCode::ReadOnly));
     db.close();  // now, not at the end of the scope; every later call fails
     EXPECT(!db.isOpen());
     EXPECT(!db.execute("SELECT 1"));
-    EXPECT(db.lastError().code == kMisuse);
+    EXPECT(db.lastError().is(sb::ResultCode::Misuse));
   }
   {
     sb::Database db = sb::Database::open(path, sb::OpenMode::ReadWrite);
@@ -276,7 +268,7 @@ void files(const fs::path& dir) {
   // ReadWrite does not create a missing file.
   const sb::Database missing = sb::Database::open((dir / "missing.db").string(), sb::OpenMode::ReadWrite);
   EXPECT(!missing.isOpen());
-  EXPECT(missing.lastError().code == kCantOpen);
+  EXPECT(missing.lastError().is(sb::ResultCode::CantOpen));
 }
 
 // MARK: - Databases opened by name
@@ -326,7 +318,7 @@ void byName(const fs::path& dir) {
   // A name that is not a plain file name is rejected.
   const sb::Database bad("../escape.db", "", location);
   EXPECT(!bad.isOpen());
-  EXPECT(bad.lastError().code == kCantOpen);
+  EXPECT(bad.lastError().is(sb::ResultCode::CantOpen));
 
   // Location::defaults(): elsewhere than Apple, the current directory and
   // the executable's directory.
@@ -364,7 +356,7 @@ void queries() {
   EXPECT_OK(db,
             db.execute("INSERT INTO notes(title, score) VALUES (:title, @score)", {{"title", "b"}, {"score", 2.5}}));
   EXPECT(!db.execute("INSERT INTO notes(title) VALUES (:title)", {{"name", "x"}}));
-  EXPECT(db.lastError().code == kRange);
+  EXPECT(db.lastError().is(sb::ResultCode::Range));
 
   // Typed binding: every integer width, optional, string_view, blobs.
   sb::Statement insert = db.prepare("INSERT INTO notes(id, title, score) VALUES (?, ?, ?)");
@@ -373,7 +365,7 @@ void queries() {
          insert.bind(3, noScore));
   EXPECT(insert.step() == sb::StepResult::Done);
   EXPECT(!insert.bind(1, std::numeric_limits<std::uint64_t>::max()));  // no wrap-around
-  EXPECT(db.lastError().code == kRange);
+  EXPECT(db.lastError().is(sb::ResultCode::Range));
 
   // Streaming: each row read in place with exact typed getters.
   int rows = 0;

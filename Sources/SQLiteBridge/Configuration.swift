@@ -5,7 +5,7 @@ import SQLiteBridgeCore
 public struct Configuration: Sendable, Equatable {
   /// How long the open and every later statement wait for another
   /// connection's lock (a writer, a commit, a WAL recovery or checkpoint)
-  /// before failing with code 5 (SQLITE_BUSY). 5 seconds by default; zero or
+  /// before failing with `.busy`. 5 seconds by default; zero or
   /// less fails at once; kept to whole milliseconds (at most `Int32.max`).
   public var busyTimeout: Duration
 

@@ -18,7 +18,7 @@ extension Database {
   ///   when a row does not decode: `.keyNotFound` for a non-optional
   ///   property with no column, `.valueNotFound` when its column is NULL,
   ///   `.typeMismatch` when the value does not convert (underlying error: a
-  ///   `DatabaseError` with code 20), `.dataCorrupted` for text that is not
+  ///   `DatabaseError` with `.mismatch`), `.dataCorrupted` for text that is not
   ///   JSON for the property's type. Each error's `codingPath` holds the key
   ///   and its `debugDescription` names the column.
   public func fetch<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = []) throws -> [T] {
@@ -39,7 +39,7 @@ extension Database {
 
   /// `fetch(_:_:_:)` with named arguments.
   ///
-  /// - Throws: `DatabaseError` (code 25 for an unmatched name) or
+  /// - Throws: `DatabaseError` (`.range` for an unmatched name) or
   ///   `DecodingError`, as `fetch(_:_:_:)`.
   public func fetch<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: NamedArguments) throws -> [T] {
     var statement = try prepared(sql, arguments)

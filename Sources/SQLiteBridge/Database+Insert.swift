@@ -15,10 +15,10 @@ extension Database {
   ///   that name, not a schema and a table).
   /// - Throws: `EncodingError.invalidValue` when `value` does not encode as
   ///   a keyed container, asks for a nested container, or holds an unsigned
-  ///   integer above Int64.max; `DatabaseError` with code 1 (SQLITE_ERROR)
+  ///   integer above Int64.max; `DatabaseError` with `.error`
   ///   when the table or a column name holds a NUL character, and SQLite's
   ///   error for a missing table or column or a failed constraint (e.g.
-  ///   extended code 2067 for a UNIQUE violation).
+  ///   `.constraintUnique` for a UNIQUE violation).
   public func insert<T: Encodable>(
     _ value: T, into table: String, keyEncoding: KeyEncodingStrategy = .useDefaultKeys
   ) throws {
@@ -37,7 +37,7 @@ extension Database {
 
   /// `name` as a quoted SQL identifier: `"name"`, with `"` doubled.
   ///
-  /// - Throws: `DatabaseError` with code 1 when `name` holds NUL, which
+  /// - Throws: `DatabaseError` with `.error` when `name` holds NUL, which
   ///   would end the SQL text early.
   func quotedIdentifier(_ name: String) throws -> String {
     guard !name.utf8.contains(0) else {

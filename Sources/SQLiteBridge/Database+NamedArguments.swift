@@ -5,7 +5,7 @@ extension Database {
   /// `$name`) and returns its rows as dictionaries, like
   /// `execute(_:_:)`.
   ///
-  /// - Throws: `DatabaseError` with code 25 (SQLITE_RANGE), naming the
+  /// - Throws: `DatabaseError` with `.range`, naming the
   ///   parameter, when a parameter has no argument, an argument matches no
   ///   parameter or is given twice, or the statement has positional
   ///   parameters; otherwise as `execute(_:_:)`.

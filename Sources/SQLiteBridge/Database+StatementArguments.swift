@@ -10,7 +10,7 @@ extension Database {
   /// `execute(_:_:)` does with `[DatabaseValue]` (positional) or
   /// `NamedArguments` (named).
   ///
-  /// - Throws: `DatabaseError`, as those overloads do: code 25
+  /// - Throws: `DatabaseError`, as those overloads do: `.range`
   ///   (SQLITE_RANGE) for a wrong argument count or an unmatched name, the
   ///   statement's error otherwise.
   @_disfavoredOverload

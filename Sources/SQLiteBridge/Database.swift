@@ -25,16 +25,16 @@ public final class Database {
   /// when its process was killed midway: those of a process that is gone,
   /// untouched for a minute, and any untouched for a day.
   ///
-  /// - Throws: `DatabaseError` with code 14 (SQLITE_CANTOPEN) when `name` is
+  /// - Throws: `DatabaseError` with `.cantOpen` when `name` is
   ///   empty, `.` or `..`, holds `/`, `\` or NUL, is longer than 247 bytes
   ///   of UTF-8 (so that SQLite's `<name>-journal` fits a file name), ends in
   ///   `-journal`, `-wal` or `-shm` (any case: SQLite would take the file for
   ///   another database's companion and overwrite it) or starts with
   ///   `.sqlitebridge-` (our temporary files), when a directory of
   ///   `location` holds NUL, or when the documents
-  ///   directory is missing or not writable; 26 (SQLITE_NOTADB) when the
+  ///   directory is missing or not writable; `.notADatabase` when the
   ///   existing file is not a database; the script's error when `createSQL`
-  ///   fails; 5 (SQLITE_BUSY) when another connection holds a lock on the
+  ///   fails; `.busy` when another connection holds a lock on the
   ///   existing file for longer than `configuration.busyTimeout` (5 s by
   ///   default).
   public init(
@@ -48,10 +48,10 @@ public final class Database {
   /// Opens the file at `path` (":memory:" for an in-memory database) in
   /// `mode`.
   ///
-  /// - Throws: `DatabaseError` with code 14 (SQLITE_CANTOPEN) when the file
+  /// - Throws: `DatabaseError` with `.cantOpen` when the file
   ///   cannot be opened or created or `path` holds NUL (never cut short
-  ///   there), 26 (SQLITE_NOTADB) when it is not a database, 5
-  ///   (SQLITE_BUSY) when another connection holds a lock on it for longer
+  ///   there), `.notADatabase` when it is not a database, `.busy` when
+  ///   another connection holds a lock on it for longer
   ///   than the busy timeout (5 s: every connection waits that long before
   ///   its first read of the file).
   public init(path: String, mode: OpenMode = .readWriteCreate) throws {
@@ -94,11 +94,11 @@ public final class Database {
   /// dictionary keyed by column name (the leftmost column wins when names
   /// repeat; use `rows` to keep them all).
   ///
-  /// - Throws: `DatabaseError` on a syntax or constraint error, with code 21
+  /// - Throws: `DatabaseError` on a syntax or constraint error, with `.misuse`
   ///   (SQLITE_MISUSE) when SQL other than whitespace, comments and
   ///   semicolons follows the statement (never silently dropped; a NUL
   ///   character counts, even in a comment), and with
-  ///   code 25 (SQLITE_RANGE) when the argument count does not match the
+  ///   `.range` when the argument count does not match the
   ///   statement's parameters.
   @discardableResult
   public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[String: DatabaseValue]] {
@@ -120,7 +120,7 @@ public final class Database {
   /// Whether `table` has a column named `column` (ASCII case-insensitive;
   /// hidden and generated columns included).
   ///
-  /// - Throws: `DatabaseError` with code 1 ("no such table") when the table
+  /// - Throws: `DatabaseError` with `.error` ("no such table") when the table
   ///   does not exist.
   public func hasTableColumn(_ table: String, _ column: String) throws -> Bool {
     let found = core.hasTableColumn(std.string(table), std.string(column))
@@ -130,7 +130,7 @@ public final class Database {
 
   /// The names of `table`'s columns in declaration order.
   ///
-  /// - Throws: `DatabaseError` with code 1 ("no such table") when the table
+  /// - Throws: `DatabaseError` with `.error` ("no such table") when the table
   ///   does not exist.
   public func tableColumns(_ table: String) throws -> [String] {
     var columns = sqlitebridge.StringList()
@@ -149,7 +149,7 @@ public final class Database {
   ///   rolled back and the old table, its rows, indexes and triggers are
   ///   untouched. Code 1 when `name` does not exist, when `<name>_old`
   ///   already exists, or when `create` does not create `<name>`; extended
-  ///   code 787 (SQLITE_CONSTRAINT_FOREIGNKEY) when the new rows break a
+  ///   `.constraintForeignKey` when the new rows break a
   ///   foreign key.
   public func updateTable(create: String, insert: String = "", name: String) throws {
     guard core.updateTable(std.string(create), std.string(insert), std.string(name)) else { throw lastError }
@@ -167,11 +167,11 @@ public final class Database {
   public var isInTransaction: Bool { core.isInTransaction() }
 
   /// Makes statements wait up to `milliseconds` for another connection's
-  /// lock before failing with SQLITE_BUSY (5); 0 (or less) fails at once.
+  /// lock before failing with `.busy`; 0 (or less) fails at once.
   /// Every connection starts with `Configuration.busyTimeout` (5 s by
   /// default).
   ///
-  /// - Throws: `DatabaseError` with code 21 (SQLITE_MISUSE) when closed.
+  /// - Throws: `DatabaseError` with `.misuse` when closed.
   public func setBusyTimeout(milliseconds: Int) throws {
     guard core.setBusyTimeout(Int32(clamping: milliseconds)) else { throw lastError }
   }

@@ -2,12 +2,16 @@ import CxxStdlib
 import SQLiteBridgeCore
 
 /// A failure reported by SQLite or by SQLiteBridge: the SQLite result code,
-/// the extended code (e.g. 2067 for a UNIQUE violation), a message and the
-/// SQL that was running (nil when none was).
+/// the extended code (`resultCode` and `extendedResultCode` type them:
+/// `.constraint` and `.constraintUnique` for a UNIQUE violation), a message
+/// and the SQL that was running (nil when none was). `catch
+/// ResultCode.constraint { … }` matches on them.
 public struct DatabaseError: Error, Sendable, Equatable {
-  /// Primary SQLite result code, e.g. 19 (SQLITE_CONSTRAINT).
+  /// Primary SQLite result code, e.g. 19; typed as `resultCode`
+  /// (`.constraint`).
   public let code: Int32
-  /// Extended SQLite result code, e.g. 2067 (SQLITE_CONSTRAINT_UNIQUE).
+  /// Extended SQLite result code, e.g. 2067; typed as `extendedResultCode`
+  /// (`.constraintUnique`).
   public let extendedCode: Int32
   /// What went wrong, in words.
   public let message: String

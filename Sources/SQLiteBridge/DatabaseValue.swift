@@ -10,7 +10,7 @@ import Foundation
 /// `.blob` holding its exact bytes: a Swift `String` cannot hold them, and
 /// decoding would silently replace them with U+FFFD. Read such a column as
 /// `Data` to get the bytes; reading it as `String` (`get(_:as:)`, `fetch`)
-/// throws the conversion error (code 20, SQLITE_MISMATCH) saying the text is
+/// throws the conversion error (`.mismatch`) saying the text is
 /// not valid UTF-8. Valid text, embedded NUL characters included, is
 /// `.text`. Column names, table names and error messages are `String`s and
 /// do replace invalid UTF-8 with U+FFFD.

@@ -6,7 +6,7 @@ import SQLiteBridgeCore
 /// value does not convert without loss (text is never parsed as a number, a
 /// real with a fractional part is not an integer, NULL is not a
 /// non-optional value). The typed readers (`Row.get`, `RowView.get`) turn
-/// that nil into a `DatabaseError` with code 20 (SQLITE_MISMATCH), and
+/// that nil into a `DatabaseError` with `.mismatch`, and
 /// `fetch` into a `DecodingError`. The rules match the C++ core's
 /// `ColumnDecoder`.
 ///
@@ -116,7 +116,7 @@ func conversionTypeName<T>(_ type: T.Type) -> String {
 }
 
 extension DatabaseError {
-  /// SQLITE_MISMATCH (20): column `column` holds `value`, which does not
+  /// `.mismatch`: column `column` holds `value`, which does not
   /// convert to `type`. Reading as a string a blob whose bytes are not valid
   /// UTF-8 adds that such text reads as a blob (a copied `Row` no longer
   /// knows whether the column held text or a blob).
@@ -145,7 +145,7 @@ extension DatabaseError {
     return conversion(column: column, value: value, type: type, sql: sql)
   }
 
-  /// SQLITE_MISMATCH (20) with the value already described.
+  /// `.mismatch` with the value already described.
   static func conversion<T>(column: String, shown: String, type: T.Type, sql: String?) -> DatabaseError {
     DatabaseError(
       code: 20,
@@ -153,13 +153,13 @@ extension DatabaseError {
       sql: sql)
   }
 
-  /// SQLITE_RANGE (25): no column is named `name`.
+  /// `.range`: no column is named `name`.
   @usableFromInline
   static func missingColumn(_ name: String, sql: String?) -> DatabaseError {
     DatabaseError(code: 25, message: "no column named \"\(name)\" in the row", sql: sql)
   }
 
-  /// SQLITE_RANGE (25): column `index` does not exist.
+  /// `.range`: column `index` does not exist.
   @usableFromInline
   static func columnIndexOutOfRange(_ index: Int, count: Int, sql: String?) -> DatabaseError {
     DatabaseError(

@@ -2,11 +2,11 @@ import SQLiteBridgeCore
 
 /// How `Database(path:mode:)` opens a file.
 public enum OpenMode: Sendable {
-  /// Reads only; writes fail with SQLITE_READONLY (8). A missing file fails
-  /// with SQLITE_CANTOPEN (14).
+  /// Reads only; writes fail with `.readOnly`. A missing file fails
+  /// with `.cantOpen`.
   case readOnly
   /// Reads and writes an existing file; a missing file fails with
-  /// SQLITE_CANTOPEN (14).
+  /// `.cantOpen`.
   case readWrite
   /// Reads and writes, creating the file when missing.
   case readWriteCreate

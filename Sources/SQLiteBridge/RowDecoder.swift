@@ -115,7 +115,7 @@ final class RowDecodingContext {
   ///
   /// - Throws: `DecodingError.valueNotFound` for NULL and
   ///   `.typeMismatch` for a value that does not convert; both name the
-  ///   column, value and type, with the `DatabaseError` (code 20) as the
+  ///   column, value and type, with the `DatabaseError` (`.mismatch`) as the
   ///   underlying error.
   @inline(__always)
   func read<T>(

@@ -12,10 +12,10 @@ import SQLiteBridgeCore
 extension Row {
   /// The value of column `index` as `T`.
   ///
-  /// - Throws: `DatabaseError` with code 20 (SQLITE_MISMATCH) when the
+  /// - Throws: `DatabaseError` with `.mismatch` when the
   ///   value does not convert to `T` — the message names the column, the
   ///   value and the type, e.g. `column "id" holds text 'abc', which does
-  ///   not convert to Int`; code 25 (SQLITE_RANGE) when `index` is out of
+  ///   not convert to Int`; `.range` when `index` is out of
   ///   range.
   @inlinable @inline(__always)
   public func get<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type) throws -> T {
@@ -30,9 +30,9 @@ extension Row {
   /// The value of the leftmost column named `name` (ASCII
   /// case-insensitive) as `T`. NULL reads only as an `Optional`.
   ///
-  /// - Throws: `DatabaseError` with code 25 (SQLITE_RANGE), message
+  /// - Throws: `DatabaseError` with `.range`, message
   ///   `no column named "x" in the row`, when no column has that name; code
-  ///   20 (SQLITE_MISMATCH) when the value does not convert, as
+  ///   `.mismatch` when the value does not convert, as
   ///   `get(_:as:)` by index.
   @inlinable @inline(__always)
   public func get<T: DatabaseValueConvertible>(_ name: String, as type: T.Type) throws -> T {
@@ -60,10 +60,10 @@ extension RowView {
 
   /// The value of column `index` as `T`, read straight from the statement.
   ///
-  /// - Throws: `DatabaseError` with code 20 (SQLITE_MISMATCH) when the
+  /// - Throws: `DatabaseError` with `.mismatch` when the
   ///   value does not convert to `T` — the message names the column, the
   ///   value and the type, e.g. `column "id" holds text 'abc', which does
-  ///   not convert to Int` — and code 25 (SQLITE_RANGE) when `index` is out
+  ///   not convert to Int` — and `.range` when `index` is out
   ///   of range; both carry the statement's SQL.
   @inlinable @inline(__always)
   public func get<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type) throws -> T {
@@ -80,9 +80,9 @@ extension RowView {
   /// The value of the leftmost column named `name` (ASCII
   /// case-insensitive) as `T`. NULL reads only as an `Optional`.
   ///
-  /// - Throws: `DatabaseError` with code 25 (SQLITE_RANGE), message
+  /// - Throws: `DatabaseError` with `.range`, message
   ///   `no column named "x" in the row`, when no column has that name; code
-  ///   20 (SQLITE_MISMATCH) when the value does not convert, as
+  ///   `.mismatch` when the value does not convert, as
   ///   `get(_:as:)` by index.
   @inlinable @inline(__always)
   public func get<T: DatabaseValueConvertible>(_ name: String, as type: T.Type) throws -> T {

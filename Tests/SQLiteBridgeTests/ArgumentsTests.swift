@@ -123,9 +123,9 @@ struct ArgumentsTests {
   @Test func aWrongCountOrNameWithSwiftValuesIsARangeError() throws {
     let database = try memoryDatabase()
     let count = try #require(throws: DatabaseError.self) { try database.execute("SELECT ?, ?", [id]) }
-    #expect(count.code == 25)
+    #expect(count.resultCode == .range)
     let unknown = try #require(throws: DatabaseError.self) { try database.execute("SELECT :a", ["b": id]) }
-    #expect(unknown.code == 25)
+    #expect(unknown.resultCode == .range)
     #expect(unknown.message.contains("b"))
   }
 }

@@ -108,7 +108,7 @@ struct BusyTimeoutTests {
       byPath.close()
       #expect(byPath.busyTimeout == .zero)
       let error = try #require(throws: DatabaseError.self) { try byPath.setBusyTimeout(milliseconds: 10) }
-      #expect(error.code == 21)
+      #expect(error.resultCode == .misuse)
     }
   }
 
@@ -143,7 +143,7 @@ struct BusyTimeoutTests {
         try Database(path: lock.path, configuration: configuration)
       }
       #expect(ContinuousClock.now - started >= .milliseconds(90), "the open did not wait for the timeout")
-      #expect(byPath.code == 5)
+      #expect(byPath.resultCode == .busy)
       #expect(byPath.message.contains(Self.lockedMessage), "\(byPath.message)")
       #expect(byPath.message.contains("(100 ms)"), "\(byPath.message)")
       #expect(byPath.message.contains(lock.path), "\(byPath.message)")
@@ -151,7 +151,7 @@ struct BusyTimeoutTests {
       let byName = try #require(throws: DatabaseError.self) {
         try Database(name: "locked.db", location: lock.location, configuration: configuration)
       }
-      #expect(byName.code == 5)
+      #expect(byName.resultCode == .busy)
       #expect(byName.message.contains(Self.lockedMessage), "\(byName.message)")
       #expect(byName.message.contains("locked.db"), "\(byName.message)")
       // The failed opens made no file of their own, and lost nothing.
@@ -170,7 +170,7 @@ struct BusyTimeoutTests {
       let error = try #require(throws: DatabaseError.self) {
         try Database(path: lock.path, configuration: configuration)
       }
-      #expect(error.code == 5)
+      #expect(error.resultCode == .busy)
       #expect(error.message.contains("the busy timeout is 0"), "\(error.message)")
       try lock.release()
     }
@@ -190,7 +190,7 @@ struct BusyTimeoutTests {
       let error = try #require(throws: DatabaseError.self) { try reader.execute("SELECT count(*) FROM t") }
       // Far below the 5 s the default would have waited.
       #expect(ContinuousClock.now - started < .milliseconds(2500))
-      #expect(error.code == 5)
+      #expect(error.resultCode == .busy)
       try lock.holder.execute("COMMIT")
       #expect(try scalar(reader, "SELECT count(*) FROM t") == .integer(3))
     }

@@ -145,7 +145,7 @@ struct DateTests {
     let database = try memoryDatabase()
     let row = try #require(try database.rows("SELECT 'yesterday' AS at").first)
     let error = try #require(throws: DatabaseError.self) { try row.get("at", as: Date.self) }
-    #expect(error.code == 20)
+    #expect(error.resultCode == .mismatch)
     #expect(error.message == #"column "at" holds text 'yesterday', which does not convert to Date"#)
   }
 
@@ -188,7 +188,7 @@ struct DateTests {
       try database.execute("INSERT INTO t(at) VALUES (?)", [date.databaseValue])
       let row = try #require(try database.rows("SELECT at FROM t").first)
       let error = try #require(throws: DatabaseError.self) { try row.get("at", as: Date.self) }
-      #expect(error.code == 20)
+      #expect(error.resultCode == .mismatch)
       #expect(error.message.contains("\"at\""))
     }
   }

@@ -276,7 +276,7 @@ struct DecodableTests {
     #expect(context.codingPath.map(\.stringValue) == ["id"])
     #expect(context.debugDescription == #"column "id" holds text 'abc', which does not convert to Int"#)
     let underlying = try #require(context.underlyingError as? DatabaseError)
-    #expect(underlying.code == 20)
+    #expect(underlying.resultCode == .mismatch)
     #expect(underlying.message == context.debugDescription)
   }
 

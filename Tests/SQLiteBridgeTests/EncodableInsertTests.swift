@@ -119,18 +119,18 @@ struct EncodableInsertTests {
     let database = try memoryDatabase()
     try database.execute("CREATE TABLE t(value)")
     let error = try #require(throws: DatabaseError.self) { try database.insert(Point(x: 1, y: 2), into: "t\u{0}x") }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("NUL"))
   }
 
   @Test func aMissingTableOrColumnIsTheDatabaseError() throws {
     let database = try memoryDatabase()
     let table = try #require(throws: DatabaseError.self) { try database.insert(Point(x: 1, y: 2), into: "nowhere") }
-    #expect(table.code == 1)
+    #expect(table.resultCode == .error)
     #expect(table.message.contains("no such table"))
     try database.execute("CREATE TABLE points(x)")
     let column = try #require(throws: DatabaseError.self) { try database.insert(Point(x: 1, y: 2), into: "points") }
-    #expect(column.code == 1)
+    #expect(column.resultCode == .error)
     #expect(column.message.contains("y"))
     #expect(try database.rows("SELECT * FROM points").isEmpty)
   }
@@ -140,7 +140,7 @@ struct EncodableInsertTests {
     try database.execute("CREATE TABLE points(x UNIQUE, y)")
     try database.insert(Point(x: 1, y: 2), into: "points")
     let error = try #require(throws: DatabaseError.self) { try database.insert(Point(x: 1, y: 3), into: "points") }
-    #expect(error.extendedCode == 2067)
+    #expect(error.extendedResultCode == .constraintUnique)
   }
 
   struct Unsigned: Encodable {

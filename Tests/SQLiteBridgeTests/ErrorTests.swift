@@ -13,8 +13,8 @@ struct ErrorTests {
       try database.execute(sql)
       Issue.record("the duplicate insert should have thrown")
     } catch let error as DatabaseError {
-      #expect(error.code == 19)
-      #expect(error.extendedCode == 2067)
+      #expect(error.resultCode == .constraint)
+      #expect(error.extendedResultCode == .constraintUnique)
       #expect(error.message == "UNIQUE constraint failed: u.x")
       #expect(error.sql == sql)
     }
@@ -36,7 +36,7 @@ struct ErrorTests {
   @Test func extendedCodeEqualsCodeWhenNothingMoreSpecificIsKnown() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT * FROM nowhere") }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.extendedCode == error.code)
   }
 
@@ -45,18 +45,18 @@ struct ErrorTests {
     try database.execute("CREATE TABLE p(id INTEGER PRIMARY KEY)")
     try database.execute("INSERT INTO p(id) VALUES (1)")
     let error = try #require(throws: DatabaseError.self) { try database.execute("INSERT INTO p(id) VALUES (1)") }
-    #expect(error.extendedCode == 1555)
+    #expect(error.extendedResultCode == .constraintPrimaryKey)
     #expect(error.code == error.extendedCode & 0xff)
   }
 
   @Test func publicInitializerDefaultsExtendedCodeToCode() {
     let error = DatabaseError(code: 5, message: "database is locked")
-    #expect(error.code == 5)
-    #expect(error.extendedCode == 5)
+    #expect(error.resultCode == .busy)
+    #expect(error.extendedResultCode == .busy)
     #expect(error.message == "database is locked")
     #expect(error.sql == nil)
     let full = DatabaseError(code: 19, extendedCode: 2067, message: "m", sql: "INSERT")
-    #expect(full.extendedCode == 2067)
+    #expect(full.extendedResultCode == .constraintUnique)
     #expect(full.sql == "INSERT")
   }
 
@@ -78,7 +78,7 @@ struct ErrorTests {
     var caught: (any Error)?
     do { try database.execute("SELEC") } catch { caught = error }
     let error = try #require(caught as? DatabaseError)
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
   }
 
   @Test func anErrorIsNotReportedAgainByALaterSuccessfulCall() throws {

@@ -67,7 +67,7 @@ struct ExecuteTests {
     let database = try sampleDatabase()
     let sql = "INSERT INTO t(name) VALUES ('three'); INSERT INTO t(name) VALUES ('four')"
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql) }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
     #expect(error.sql == sql)
     #expect(error.message.contains("INSERT INTO t(name) VALUES ('four')"))
     #expect(try count(database) == 2)
@@ -76,13 +76,13 @@ struct ExecuteTests {
   @Test func trailingStatementThrowsFromRowsToo() throws {
     let database = try sampleDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.rows("SELECT 1; SELECT 2") }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
   }
 
   @Test func trailingGarbageIsNotSilentlyDropped() throws {
     let database = try sampleDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT 1; garbage") }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
   }
 
   @Test(arguments: ["SELECT 7;", "SELECT 7 ;;; ", "SELECT 7 -- a comment", "SELECT 7; /* block */ ; -- line\n\t\r\n"])
@@ -95,7 +95,7 @@ struct ExecuteTests {
   func sqlWithoutAStatementThrows(_ sql: String) throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql) }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
   }
 
   // MARK: Arguments
@@ -110,19 +110,19 @@ struct ExecuteTests {
     let database = try sampleDatabase()
     let sql = "INSERT INTO t(id, name) VALUES (?, ?)"
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql, [3]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.sql == sql)
     #expect(try count(database) == 2)
     let none = try #require(throws: DatabaseError.self) { try database.execute("SELECT ?") }
-    #expect(none.code == 25)
+    #expect(none.resultCode == .range)
   }
 
   @Test func tooManyArgumentsThrowRange() throws {
     let database = try sampleDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT ?", [1, 2]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     let noParameters = try #require(throws: DatabaseError.self) { try database.rows("SELECT 1", [1]) }
-    #expect(noParameters.code == 25)
+    #expect(noParameters.resultCode == .range)
     #expect(try count(database) == 2)
   }
 
@@ -134,7 +134,7 @@ struct ExecuteTests {
   @Test func numberedParametersNeedArgumentsUpToTheLargestNumber() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT ?3", [1]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(try database.rows("SELECT ?3", [1, 2, 3]).map(\.values) == [[3]])
   }
 
@@ -145,7 +145,7 @@ struct ExecuteTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.execute("SELECT :first, :second", ["only one"])
     }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
   }
 
   // MARK: Errors
@@ -154,8 +154,8 @@ struct ExecuteTests {
     let database = try memoryDatabase()
     let sql = "SELEC 1"
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql) }
-    #expect(error.code == 1)
-    #expect(error.extendedCode == 1)
+    #expect(error.resultCode == .error)
+    #expect(error.extendedResultCode == .error)
     #expect(error.message.contains("syntax error"))
     #expect(error.sql == sql)
   }
@@ -163,7 +163,7 @@ struct ExecuteTests {
   @Test func missingTableThrowsNoSuchTable() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.rows("SELECT * FROM nowhere") }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("no such table: nowhere"))
     #expect(error.sql == "SELECT * FROM nowhere")
   }
@@ -174,8 +174,8 @@ struct ExecuteTests {
     try database.execute("INSERT INTO u(x) VALUES (1)")
     let sql = "INSERT INTO u(x) VALUES (?)"
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql, [1]) }
-    #expect(error.code == 19)
-    #expect(error.extendedCode == 2067)
+    #expect(error.resultCode == .constraint)
+    #expect(error.extendedResultCode == .constraintUnique)
     #expect(error.message.contains("UNIQUE constraint failed: u.x"))
     #expect(error.sql == sql)
   }
@@ -185,8 +185,8 @@ struct ExecuteTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.execute("INSERT INTO t(id, name) VALUES (1, 'again')")
     }
-    #expect(error.code == 19)
-    #expect(error.extendedCode == 1555)
+    #expect(error.resultCode == .constraint)
+    #expect(error.extendedResultCode == .constraintPrimaryKey)
     #expect(error.message.contains("t.id"))
   }
 
@@ -203,8 +203,8 @@ struct ExecuteTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.execute("INSERT INTO child(parent_id) VALUES (?)", [99])
     }
-    #expect(error.code == 19)
-    #expect(error.extendedCode == 787)
+    #expect(error.resultCode == .constraint)
+    #expect(error.extendedResultCode == .constraintForeignKey)
     #expect(error.message.contains("FOREIGN KEY constraint failed"))
     #expect(try scalar(database, "SELECT count(*) FROM child") == .integer(1))
   }
@@ -213,8 +213,8 @@ struct ExecuteTests {
     let database = try memoryDatabase()
     try database.execute("CREATE TABLE n(x NOT NULL)")
     let error = try #require(throws: DatabaseError.self) { try database.execute("INSERT INTO n(x) VALUES (?)", [nil]) }
-    #expect(error.code == 19)
-    #expect(error.extendedCode == 1299)
+    #expect(error.resultCode == .constraint)
+    #expect(error.extendedResultCode == .constraintNotNull)
   }
 
   @Test func errorWhileSteppingThrowsInsteadOfReturningPartialRows() throws {
@@ -222,7 +222,7 @@ struct ExecuteTests {
     // The first row is fine; the second overflows a 64-bit integer.
     let sql = "SELECT CASE WHEN id = 2 THEN abs(-9223372036854775807 - 1) ELSE id END AS v FROM t ORDER BY id"
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql) }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("integer overflow"))
     #expect(error.sql == sql)
     #expect(throws: DatabaseError.self) { try database.rows(sql) }
@@ -279,7 +279,7 @@ struct ExecuteTests {
       try other.setBusyTimeout(milliseconds: 20)
       try writer.execute("BEGIN IMMEDIATE")
       let error = try #require(throws: DatabaseError.self) { try other.execute("INSERT INTO t(x) VALUES (1)") }
-      #expect(error.code == 5)
+      #expect(error.resultCode == .busy)
       try writer.execute("COMMIT")
       try other.execute("INSERT INTO t(x) VALUES (1)")
       #expect(try scalar(writer, "SELECT count(*) FROM t") == .integer(1))
@@ -313,7 +313,7 @@ struct ExecuteTests {
         INSERT INTO a(x) VALUES (3);
         """)
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("no such table: missing"))
     // Exactly the failing statement: no leading whitespace, nothing after it.
     #expect(error.sql == "INSERT INTO missing(x) VALUES (2);")

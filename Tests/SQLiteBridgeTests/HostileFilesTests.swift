@@ -33,7 +33,7 @@ struct HostileFilesTests {
   }
 
   func isCorruptOrNotADatabase(_ error: DatabaseError?) -> Bool {
-    error?.code == 11 || error?.code == 26
+    error?.resultCode == .corrupt || error?.resultCode == .notADatabase
   }
 
   // MARK: Not a database
@@ -45,14 +45,14 @@ struct HostileFilesTests {
       try garbage.write(to: URL(fileURLWithPath: path))
       for mode in Self.modes {
         let error = databaseError { _ = try Database(path: path, mode: mode) }
-        #expect(error?.code == 26)
+        #expect(error?.resultCode == .notADatabase)
         #expect(error?.message.contains("not a database") == true, "\(error?.message ?? "")")
       }
       let byName = databaseError {
         _ = try Database(
           name: "notes.db", createSQL: "CREATE TABLE t(x)", location: DatabaseLocation(documentsDirectory: directory))
       }
-      #expect(byName?.code == 26)
+      #expect(byName?.resultCode == .notADatabase)
       #expect(try fileBytes(path) == garbage)
       #expect(try directoryContents(directory) == ["notes.db"])
     }
@@ -66,7 +66,7 @@ struct HostileFilesTests {
         _ = try Database(
           name: "notes.db", location: DatabaseLocation(documentsDirectory: documents, bundleDirectory: bundle))
       }
-      #expect(error?.code == 26)
+      #expect(error?.resultCode == .notADatabase)
       #expect(try fileBytes(bundle + "/notes.db") == garbage)
       #expect(try directoryContents(documents) == [])
     }
@@ -116,7 +116,7 @@ struct HostileFilesTests {
       for mode in Self.modes {
         let database = try Database(path: path, mode: mode)  // page 1 is intact
         let error = databaseError { _ = try database.rows("SELECT * FROM t ORDER BY id") }
-        #expect(error?.code == 11, "\(String(describing: error))")
+        #expect(error?.resultCode == .corrupt, "\(String(describing: error))")
         #expect(try scalar(database, "SELECT count(*) FROM sqlite_schema") == 2)
       }
       #expect(try fileBytes(path) == bytes, "opening and reading must not change the file")
@@ -132,7 +132,7 @@ struct HostileFilesTests {
       bytes.replaceSubrange(0..<6, with: Data("XXXXXX".utf8))
       try bytes.write(to: URL(fileURLWithPath: path))
       for mode in Self.modes {
-        #expect(databaseError { _ = try Database(path: path, mode: mode) }?.code == 26)
+        #expect(databaseError { _ = try Database(path: path, mode: mode) }?.resultCode == .notADatabase)
       }
       #expect(try fileBytes(path) == bytes)
     }
@@ -157,17 +157,17 @@ struct HostileFilesTests {
         _ = try Database(
           name: "notes.db", createSQL: "CREATE TABLE t(x)", location: DatabaseLocation(documentsDirectory: locked))
       }
-      #expect(error?.code == 14)
+      #expect(error?.resultCode == .cantOpen)
       #expect(!fileExists(locked + "/notes.db"))
-      #expect(databaseError { _ = try Database(path: locked + "/direct.db") }?.code == 14)
+      #expect(databaseError { _ = try Database(path: locked + "/direct.db") }?.resultCode == .cantOpen)
       #expect(!fileExists(locked + "/direct.db"))
       // A documents "directory" below a regular file.
       try Data("not a directory".utf8).write(to: URL(fileURLWithPath: root + "/plain-file"))
       let below = databaseError {
         _ = try Database(name: "notes.db", location: DatabaseLocation(documentsDirectory: root + "/plain-file/docs"))
       }
-      #expect(below?.code == 14)
-      #expect(databaseError { _ = try Database(path: root + "/plain-file/direct.db") }?.code == 14)
+      #expect(below?.resultCode == .cantOpen)
+      #expect(databaseError { _ = try Database(path: root + "/plain-file/direct.db") }?.resultCode == .cantOpen)
       #expect(try fileBytes(root + "/plain-file") == Data("not a directory".utf8))
     }
   }
@@ -189,7 +189,7 @@ struct HostileFilesTests {
         if geteuid() != 0 {
           // A write needs a journal beside the file, which cannot be created.
           let error = databaseError { try database.execute("INSERT INTO notes VALUES ('lost')") }
-          #expect(error?.code == 14 || error?.code == 8, "\(String(describing: error))")
+          #expect(error?.resultCode == .cantOpen || error?.resultCode == .readOnly, "\(String(describing: error))")
           #expect(!database.isInTransaction)
           #expect(try scalar(database, "SELECT count(*) FROM notes") == 1)
         }

@@ -102,14 +102,14 @@ struct HostileNamesTests {
       let before = try victims.state()
       for name in hostileIdentifiers {
         let columns = databaseError { _ = try database.tableColumns(name) }
-        #expect(columns?.code == 1, "\(name)")
+        #expect(columns?.resultCode == .error, "\(name)")
         #expect(columns?.message.contains("no such table") == true, "\(name): \(columns?.message ?? "")")
         let has = databaseError { _ = try database.hasTableColumn(name, "name") }
-        #expect(has?.code == 1, "\(name)")
+        #expect(has?.resultCode == .error, "\(name)")
         let update = databaseError {
           try database.updateTable(create: "CREATE TABLE victims(id INTEGER PRIMARY KEY, name TEXT, x)", name: name)
         }
-        #expect(update?.code == 1, "\(name)")
+        #expect(update?.resultCode == .error, "\(name)")
         // As a column name it is simply not a column: false, no error.
         #expect(try database.hasTableColumn("victims", name) == false, "\(name)")
       }
@@ -123,11 +123,12 @@ struct HostileNamesTests {
       let database = victims.database
       let before = try victims.state()
       let name = "victims\0; DROP TABLE victims"
-      #expect(databaseError { _ = try database.tableColumns(name) }?.code == 1)
-      #expect(databaseError { _ = try database.hasTableColumn(name, "name") }?.code == 1)
+      #expect(databaseError { _ = try database.tableColumns(name) }?.resultCode == .error)
+      #expect(databaseError { _ = try database.hasTableColumn(name, "name") }?.resultCode == .error)
       #expect(try database.hasTableColumn("victims", "name\0x") == false)
       #expect(
-        databaseError { try database.updateTable(create: "CREATE TABLE victims(id, name, x)", name: name) }?.code == 1)
+        databaseError { try database.updateTable(create: "CREATE TABLE victims(id, name, x)", name: name) }?.resultCode
+          == .error)
       try victims.expectUntouched(since: before)
     }
   }
@@ -174,7 +175,7 @@ struct HostileNamesTests {
       for name in hostileIdentifiers {
         // No such table: SQLite's error, and nothing else ran.
         let error = databaseError { try database.insert(Person(name: "mallory"), into: name) }
-        #expect(error?.code == 1, "\(name)")
+        #expect(error?.resultCode == .error, "\(name)")
         #expect(error?.message.contains("no such table") == true, "\(name): \(error?.message ?? "")")
       }
       try victims.expectUntouched(since: before)
@@ -196,14 +197,14 @@ struct HostileNamesTests {
       for key in hostileIdentifiers {
         // A dictionary's keys become the columns.
         let error = databaseError { try database.insert([key: "mallory"], into: "victims") }
-        #expect(error?.code == 1, "\(key)")
+        #expect(error?.resultCode == .error, "\(key)")
         #expect(error?.message.contains("no column named") == true, "\(key): \(error?.message ?? "")")
       }
       let nul = databaseError { try database.insert(["name\0\"); DROP TABLE victims; --": "x"], into: "victims") }
-      #expect(nul?.code == 1)
+      #expect(nul?.resultCode == .error)
       #expect(nul?.message.contains("NUL") == true, "\(nul?.message ?? "")")
       let nulTable = databaseError { try database.insert(Person(name: "x"), into: "victims\0; DROP TABLE victims") }
-      #expect(nulTable?.code == 1)
+      #expect(nulTable?.resultCode == .error)
       try victims.expectUntouched(since: before)
       // Made on purpose, each is exactly the column written to.
       try database.execute("CREATE TABLE wide(id INTEGER PRIMARY KEY)")
@@ -231,11 +232,11 @@ struct HostileNamesTests {
       let insert = "INSERT INTO victims(name) VALUES (:name)"
       for key in hostileIdentifiers + ["name\0; DROP TABLE victims"] where key != ":name" {
         let alone = databaseError { try database.execute(insert, NamedArguments([(key, "mallory")])) }
-        #expect(alone?.code == 25, "\(key)")
+        #expect(alone?.resultCode == .range, "\(key)")
         let beside = databaseError {
           try database.execute(insert, NamedArguments([("name", "mallory"), (key, "eve")]))
         }
-        #expect(beside?.code == 25, "\(key)")
+        #expect(beside?.resultCode == .range, "\(key)")
       }
       try victims.expectUntouched(since: before)
     }
@@ -248,9 +249,12 @@ struct HostileNamesTests {
       let victims = try VictimDatabase(in: directory)
       let database = victims.database
       let before = try victims.state()
-      #expect(databaseError { try database.execute("SELECT count(*) FROM victims\0; DROP TABLE victims") }?.code == 21)
-      #expect(databaseError { try database.execute("INSERT INTO victims(name) VALUES ('m')\0junk") }?.code == 21)
-      #expect(databaseError { try database.executeScript("SELECT 1;\0DROP TABLE victims;") }?.code == 21)
+      #expect(
+        databaseError { try database.execute("SELECT count(*) FROM victims\0; DROP TABLE victims") }?.resultCode
+          == .misuse)
+      #expect(
+        databaseError { try database.execute("INSERT INTO victims(name) VALUES ('m')\0junk") }?.resultCode == .misuse)
+      #expect(databaseError { try database.executeScript("SELECT 1;\0DROP TABLE victims;") }?.resultCode == .misuse)
       // SQLite's text ends at a NUL, so a comment does too: what follows it
       // is never skipped as comment text.
       let inComments = [
@@ -259,8 +263,8 @@ struct HostileNamesTests {
         "INSERT INTO victims(name) VALUES ('m') /* note */\0",
       ]
       for sql in inComments {
-        #expect(databaseError { try database.execute(sql) }?.code == 21, "\(sql.debugDescription)")
-        #expect(databaseError { try database.validateSQL(sql) }?.code == 21, "\(sql.debugDescription)")
+        #expect(databaseError { try database.execute(sql) }?.resultCode == .misuse, "\(sql.debugDescription)")
+        #expect(databaseError { try database.validateSQL(sql) }?.resultCode == .misuse, "\(sql.debugDescription)")
       }
       #expect(try database.execute("SELECT 1; /* unterminated") == [["1": 1]])
       try victims.expectUntouched(since: before)
@@ -285,20 +289,20 @@ struct HostileNamesTests {
         let error = databaseError {
           _ = try Database(name: name, createSQL: "CREATE TABLE made(v)", location: location)
         }
-        #expect(error?.code == 14, "\(name.debugDescription)")
+        #expect(error?.resultCode == .cantOpen, "\(name.debugDescription)")
         #expect(error?.message.contains("invalid database name") == true, "\(error?.message ?? "")")
       }
       for length in [248, 256, 1000] {
         let error = databaseError {
           _ = try Database(name: String(repeating: "n", count: length), createSQL: "", location: location)
         }
-        #expect(error?.code == 14, "length \(length)")
+        #expect(error?.resultCode == .cantOpen, "length \(length)")
       }
       // UTF-8 bytes count, not characters: 124 two-byte characters are 248 bytes.
       let wide = databaseError { _ = try Database(name: String(repeating: "é", count: 124), location: location) }
-      #expect(wide?.code == 14)
+      #expect(wide?.resultCode == .cantOpen)
       for name in ["notes.db-journal", "notes.db-wal", "notes.db-shm", ".sqlitebridge-1-2-3.tmp"] {
-        #expect(databaseError { _ = try Database(name: name, location: location) }?.code == 14, "\(name)")
+        #expect(databaseError { _ = try Database(name: name, location: location) }?.resultCode == .cantOpen, "\(name)")
       }
       #expect(try directoryContents(documents) == [])
       #expect(try directoryContents(root) == ["bundle", "documents", "x.db"])
@@ -331,20 +335,20 @@ struct HostileNamesTests {
       let precious = try fileBytes(root + "/x.db")
       for mode in [OpenMode.readOnly, .readWrite, .readWriteCreate] {
         let existing = databaseError { _ = try Database(path: root + "/x.db\0.evil", mode: mode) }
-        #expect(existing?.code == 14)
+        #expect(existing?.resultCode == .cantOpen)
         let created = databaseError { _ = try Database(path: documents + "/new.db\0", mode: mode) }
-        #expect(created?.code == 14)
+        #expect(created?.resultCode == .cantOpen)
       }
       let badDocuments = databaseError {
         _ = try Database(
           name: "made.db", location: DatabaseLocation(documentsDirectory: documents + "\0/..", bundleDirectory: bundle))
       }
-      #expect(badDocuments?.code == 14)
+      #expect(badDocuments?.resultCode == .cantOpen)
       let badBundle = databaseError {
         _ = try Database(
           name: "x.db", location: DatabaseLocation(documentsDirectory: documents, bundleDirectory: bundle + "\0/.."))
       }
-      #expect(badBundle?.code == 14)
+      #expect(badBundle?.resultCode == .cantOpen)
       #expect(try directoryContents(documents) == [])
       #expect(try fileBytes(root + "/x.db") == precious)
     }

@@ -17,7 +17,7 @@ struct HostileUseTests {
         try body()
         Issue.record("\(call) did not throw")
       } catch let error as DatabaseError {
-        #expect(error.code == 21, "\(call): \(error)")
+        #expect(error.resultCode == .misuse, "\(call): \(error)")
       } catch {
         Issue.record("\(call) threw \(error)")
       }
@@ -64,7 +64,7 @@ struct HostileUseTests {
     let database = try memoryDatabase()
     database.close()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT 1") }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
     #expect(error.message.contains("not open"), "\(error.message)")
   }
 }

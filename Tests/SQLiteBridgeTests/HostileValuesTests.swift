@@ -78,17 +78,17 @@ struct HostileValuesTests {
     var viewError: DatabaseError?
     try database.forEachRow(sql) { (row: RowView) throws in
       viewError = databaseError { _ = try row.get(0, as: String.self) }
-      #expect(databaseError { _ = try row.get("title", as: String?.self) }?.code == 20)
+      #expect(databaseError { _ = try row.get("title", as: String?.self) }?.resultCode == .mismatch)
       #expect(try row.get(0, as: Data.self) == Data(bytes))
     }
-    #expect(viewError?.code == 20)
+    #expect(viewError?.resultCode == .mismatch)
     #expect(viewError?.message.contains("not valid UTF-8") == true, "\(viewError?.message ?? "")")
     #expect(viewError?.message.contains("column \"title\"") == true)
     #expect(viewError?.sql == sql)
     // From a copied Row, which holds a blob: the message says why.
     let row = try #require(try database.rows(sql).first)
     let rowError = databaseError { _ = try row.get("title", as: String.self) }
-    #expect(rowError?.code == 20)
+    #expect(rowError?.resultCode == .mismatch)
     #expect(rowError?.message.contains("not valid UTF-8") == true, "\(rowError?.message ?? "")")
     // Decodable: a String property, an optional one, a single value.
     for decode in [
@@ -102,7 +102,7 @@ struct HostileValuesTests {
         Issue.record("decoding invalid UTF-8 as a String must throw")
       } catch DecodingError.typeMismatch(_, let context) {
         let underlying = context.underlyingError as? DatabaseError
-        #expect(underlying?.code == 20)
+        #expect(underlying?.resultCode == .mismatch)
         #expect(context.debugDescription.contains("not valid UTF-8"), "\(context.debugDescription)")
       }
     }
@@ -176,7 +176,8 @@ struct HostileValuesTests {
     try database.execute("INSERT INTO t VALUES ('kept')")
     // SQLITE_MAX_LENGTH is 1e9 by default: too big to allocate here, so the
     // SQL builds it.
-    #expect(databaseError { try database.execute("INSERT INTO t VALUES (zeroblob(2000000000))") }?.code == 18)
+    #expect(
+      databaseError { try database.execute("INSERT INTO t VALUES (zeroblob(2000000000))") }?.resultCode == .tooBig)
     #expect(try database.rows("SELECT v FROM t").map { $0[0] } == ["kept"])
   }
 
@@ -186,14 +187,16 @@ struct HostileValuesTests {
     let database = try memoryDatabase()
     try database.execute("CREATE TABLE t(v)")
     try database.execute("INSERT INTO t VALUES ('kept')")
-    #expect(databaseError { try database.execute("INSERT INTO t VALUES (?)", ["a", "b"]) }?.code == 25)
+    #expect(databaseError { try database.execute("INSERT INTO t VALUES (?)", ["a", "b"]) }?.resultCode == .range)
     #expect(
       databaseError {
         try database.execute("INSERT INTO t VALUES (?)", [DatabaseValue](repeating: 1, count: 10_000))
-      }?.code == 25)
-    #expect(databaseError { try database.execute("INSERT INTO t VALUES ('none')", [1]) }?.code == 25)
-    #expect(databaseError { try database.execute("INSERT INTO t VALUES (:v)", ["v": 1, "w": 2]) }?.code == 25)
-    #expect(databaseError { try database.execute("INSERT INTO t VALUES (:v)", ["v": 1, "v": 2]) }?.code == 25)
+      }?.resultCode == .range)
+    #expect(databaseError { try database.execute("INSERT INTO t VALUES ('none')", [1]) }?.resultCode == .range)
+    #expect(
+      databaseError { try database.execute("INSERT INTO t VALUES (:v)", ["v": 1, "w": 2]) }?.resultCode == .range)
+    #expect(
+      databaseError { try database.execute("INSERT INTO t VALUES (:v)", ["v": 1, "v": 2]) }?.resultCode == .range)
     #expect(try database.rows("SELECT v FROM t").map { $0[0] } == ["kept"])
   }
 
@@ -202,17 +205,17 @@ struct HostileValuesTests {
     // SQLite's default limit is 32766 (999 before 3.32); find it from the
     // error rather than assume it.
     let error = databaseError { try database.execute("SELECT ?2147483647") }
-    #expect(error?.code == 1)
+    #expect(error?.resultCode == .error)
     let message = error?.message ?? ""
     let limit = Int(message.split(separator: "?").last.map { String($0.prefix { $0.isNumber }) } ?? "") ?? 0
     try #require(limit > 0, "no limit in \(message)")
-    #expect(databaseError { try database.execute("SELECT ?\(limit + 1)") }?.code == 1)
-    #expect(databaseError { try database.execute("SELECT ?99999999999999999999") }?.code == 1)
+    #expect(databaseError { try database.execute("SELECT ?\(limit + 1)") }?.resultCode == .error)
+    #expect(databaseError { try database.execute("SELECT ?99999999999999999999") }?.resultCode == .error)
     var arguments = [DatabaseValue](repeating: .null, count: limit)
     arguments[limit - 1] = 42
     #expect(try database.rows("SELECT ?\(limit)", arguments).first?[0] == 42)
     arguments.append(43)
-    #expect(databaseError { _ = try database.rows("SELECT ?\(limit)", arguments) }?.code == 25)
+    #expect(databaseError { _ = try database.rows("SELECT ?\(limit)", arguments) }?.resultCode == .range)
   }
 
   // MARK: A full disk
@@ -259,13 +262,13 @@ struct HostileValuesTests {
       let many = databaseError {
         try database.execute("INSERT INTO notes(title, body) SELECT 'new ' || id, hex(randomblob(2000)) FROM notes")
       }
-      #expect(many?.code == 13)
+      #expect(many?.resultCode == .full)
       try database.execute("BEGIN")
       try database.execute("INSERT INTO notes(title) VALUES ('small, fits')")
       let big = databaseError {
         try database.execute("INSERT INTO notes(title, body) VALUES ('big', ?)", [.blob(Data(count: 100_000))])
       }
-      #expect(big?.code == 13)
+      #expect(big?.resultCode == .full)
       if database.isInTransaction { try database.execute("ROLLBACK") }
       try expectIntactAndUsable(database, before)
     }
@@ -279,7 +282,7 @@ struct HostileValuesTests {
       try fillDisk(database)
       let create = "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, pinned INT DEFAULT 0)"
       let error = databaseError { try database.updateTable(create: create, name: "notes") }
-      #expect(error?.code == 13)
+      #expect(error?.resultCode == .full)
       #expect(try tableNames(database).contains("notes_old") == false)
       try expectIntactAndUsable(database, before)
       try database.updateTable(create: create, name: "notes")
@@ -295,7 +298,7 @@ struct HostileValuesTests {
           createSQL: "PRAGMA max_page_count = 3; CREATE TABLE t(v); INSERT INTO t VALUES (zeroblob(100000));",
           location: DatabaseLocation(documentsDirectory: directory))
       }
-      #expect(error?.code == 13)
+      #expect(error?.resultCode == .full)
       #expect(try directoryContents(directory) == [])
     }
   }

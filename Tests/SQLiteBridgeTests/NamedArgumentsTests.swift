@@ -72,7 +72,7 @@ struct NamedArgumentsTests {
   @Test func keyWithPrefixDoesNotFillAnotherPrefix() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT @id", [":id": 1]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains("\":id\""))
     #expect(error.message.contains("@id"))
   }
@@ -150,7 +150,7 @@ struct NamedArgumentsTests {
     let database = try notesDatabase()
     let sql = "INSERT INTO notes(id, title) VALUES (:id, :title)"
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql, ["id": 1]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains(":title"))
     #expect(!error.message.contains(":id"))
     #expect(error.sql == sql)
@@ -160,13 +160,13 @@ struct NamedArgumentsTests {
   @Test func missingArgumentThrowsFromRowsAndForEachRowToo() throws {
     let database = try memoryDatabase()
     let fromRows = try #require(throws: DatabaseError.self) { try database.rows("SELECT @a, @b", ["a": 1]) }
-    #expect(fromRows.code == 25)
+    #expect(fromRows.resultCode == .range)
     #expect(fromRows.message.contains("@b"))
     var called = false
     let fromForEach = try #require(throws: DatabaseError.self) {
       try database.forEachRow("SELECT $a, $b", ["b": 1]) { _ in called = true }
     }
-    #expect(fromForEach.code == 25)
+    #expect(fromForEach.resultCode == .range)
     #expect(fromForEach.message.contains("$a"))
     #expect(!called)
   }
@@ -177,7 +177,7 @@ struct NamedArgumentsTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.execute(sql, ["id": 1, "title": "x", "extra": 3])
     }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains("\"extra\""))
     #expect(error.message.contains(":id, :title"))
     #expect(error.sql == sql)
@@ -187,7 +187,7 @@ struct NamedArgumentsTests {
   @Test func argumentForAStatementWithoutParametersThrows() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT 1", ["a": 1]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains("\"a\""))
     #expect(error.message.contains("has none"))
   }
@@ -195,7 +195,7 @@ struct NamedArgumentsTests {
   @Test func keyHoldingANulByteMatchesNoParameter() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT :id", ["id\u{0}x": 1]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains("matches no parameter"))
     #expect(error.message.contains(":id"))
   }
@@ -204,7 +204,7 @@ struct NamedArgumentsTests {
     let database = try notesDatabase()
     let sql = "INSERT INTO notes(id, title) VALUES (:id, 'twice')"
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql, ["id": 1, ":id": 2]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains("\":id\""))
     #expect(error.message.contains("twice"))
     #expect(try notes(database).isEmpty)
@@ -213,7 +213,7 @@ struct NamedArgumentsTests {
   @Test func repeatedLiteralKeyThrows() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT :id", ["id": 1, "id": 2]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains("\"id\""))
     #expect(error.message.contains("twice"))
   }
@@ -222,7 +222,7 @@ struct NamedArgumentsTests {
   func positionalParametersRejectNamedArguments(_ sql: String) throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql, ["id": 1]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains("positional"))
     #expect(error.sql == sql)
   }
@@ -230,7 +230,7 @@ struct NamedArgumentsTests {
   @Test func emptyArgumentsForAStatementWithParametersThrow() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.execute("SELECT :id", [:]) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(error.message.contains(":id"))
   }
 

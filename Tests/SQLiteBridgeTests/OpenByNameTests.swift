@@ -154,7 +154,7 @@ struct OpenByNameTests {
       let error = try #require(throws: DatabaseError.self) {
         _ = try Database(name: "notes.db", createSQL: createSQL, location: location)
       }
-      #expect(error.code == 1 || error.code == 19)
+      #expect(error.resultCode == .error || error.resultCode == .constraint)
       #expect(!error.message.isEmpty)
       #expect(try directoryContents(documents).isEmpty, "no database, journal or temporary file may remain")
       #expect(try directoryContents(root) == ["bundle", "documents"])
@@ -172,7 +172,7 @@ struct OpenByNameTests {
           name: "notes.db", createSQL: "CREATE TABLE a(x); INSERT INTO missing VALUES (1); CREATE TABLE b(y);",
           location: DatabaseLocation(documentsDirectory: documents))
       }
-      #expect(error.code == 1)
+      #expect(error.resultCode == .error)
       #expect(error.message.contains("no such table: missing"))
       #expect(error.sql?.contains("INSERT INTO missing") == true)
     }
@@ -189,8 +189,8 @@ struct OpenByNameTests {
           name: name, createSQL: "CREATE TABLE t(x)",
           location: DatabaseLocation(documentsDirectory: documents, bundleDirectory: bundle))
       }
-      #expect(error.code == 14)
-      #expect(error.extendedCode == 14)
+      #expect(error.resultCode == .cantOpen)
+      #expect(error.extendedResultCode == .cantOpen)
       #expect(error.sql == nil)
       #expect(error.message.contains("invalid database name"))
       #expect(try directoryContents(documents).isEmpty)
@@ -219,7 +219,7 @@ struct OpenByNameTests {
         _ = try Database(
           name: "notes.db", createSQL: "CREATE TABLE t(x)", location: DatabaseLocation(documentsDirectory: documents))
       }
-      #expect(error.code == 14)
+      #expect(error.resultCode == .cantOpen)
       #expect(error.sql == nil)
       #expect(!fileExists(documents))
       #expect(try directoryContents(root).isEmpty)
@@ -230,7 +230,7 @@ struct OpenByNameTests {
     let error = try #require(throws: DatabaseError.self) {
       _ = try Database(name: "notes.db", location: DatabaseLocation(documentsDirectory: ""))
     }
-    #expect(error.code == 14)
+    #expect(error.resultCode == .cantOpen)
   }
 
   @Test func documentsPathThatIsAFileThrowsCantOpen() throws {
@@ -240,7 +240,7 @@ struct OpenByNameTests {
       let error = try #require(throws: DatabaseError.self) {
         _ = try Database(name: "notes.db", location: DatabaseLocation(documentsDirectory: file))
       }
-      #expect(error.code == 14)
+      #expect(error.resultCode == .cantOpen)
       #expect(try fileBytes(file) == Data("x".utf8))
     }
   }
@@ -269,7 +269,7 @@ struct OpenByNameTests {
         _ = try Database(
           name: name, createSQL: "CREATE TABLE t(x)", location: DatabaseLocation(documentsDirectory: documents))
       }
-      #expect(error.code == 14)
+      #expect(error.resultCode == .cantOpen)
       #expect(!fileExists(documents + "/" + name))
     }
   }
@@ -283,7 +283,7 @@ struct OpenByNameTests {
           _ = try Database(
             name: name, location: DatabaseLocation(documentsDirectory: documents, bundleDirectory: bundle))
         }
-        #expect(error.code == 14)
+        #expect(error.resultCode == .cantOpen)
         #expect(!fileExists(documents + "/" + name))
       }
       #expect(try directoryContents(bundle) == [name])
@@ -302,7 +302,7 @@ struct OpenByNameTests {
           name: "notes.db", createSQL: "CREATE TABLE t(x)",
           location: DatabaseLocation(documentsDirectory: documents, bundleDirectory: bundle))
       }
-      #expect(error.code == 26)
+      #expect(error.resultCode == .notADatabase)
       #expect(try fileBytes(path) == garbage)
       #expect(try directoryContents(documents) == ["notes.db"])
     }
@@ -314,7 +314,7 @@ struct OpenByNameTests {
       try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: seed))
       let location = DatabaseLocation(documentsDirectory: documents, bundleDirectory: bundle)
       let error = try #require(throws: DatabaseError.self) { _ = try Database(name: "notes.db", location: location) }
-      #expect(error.code == 26)
+      #expect(error.resultCode == .notADatabase)
       #expect(try directoryContents(documents) == [])
       // With the bad copy gone, a corrected bundle is copied on the next open.
       try FileManager.default.removeItem(atPath: seed)

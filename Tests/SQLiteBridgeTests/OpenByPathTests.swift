@@ -53,7 +53,7 @@ struct OpenByPathTests {
     try withTemporaryDirectory { directory in
       let path = directory + "/missing.db"
       let error = try #require(throws: DatabaseError.self) { _ = try Database(path: path, mode: .readWrite) }
-      #expect(error.code == 14)
+      #expect(error.resultCode == .cantOpen)
       #expect(error.message.contains(path))
       #expect(try directoryContents(directory).isEmpty)
     }
@@ -64,7 +64,7 @@ struct OpenByPathTests {
       let error = try #require(throws: DatabaseError.self) {
         _ = try Database(path: directory + "/missing.db", mode: .readOnly)
       }
-      #expect(error.code == 14)
+      #expect(error.resultCode == .cantOpen)
       #expect(try directoryContents(directory).isEmpty)
     }
   }
@@ -74,7 +74,7 @@ struct OpenByPathTests {
       let error = try #require(throws: DatabaseError.self) {
         _ = try Database(path: directory + "/no/such/dir/x.db", mode: .readWriteCreate)
       }
-      #expect(error.code == 14)
+      #expect(error.resultCode == .cantOpen)
       #expect(try directoryContents(directory).isEmpty)
     }
   }
@@ -89,11 +89,11 @@ struct OpenByPathTests {
       #expect(try database.rows("SELECT x FROM t ORDER BY x").map(\.values) == [[1], [2]])
       for sql in ["INSERT INTO t(x) VALUES (3)", "UPDATE t SET x = 0", "DELETE FROM t", "CREATE TABLE u(y)"] {
         let error = try #require(throws: DatabaseError.self) { try database.execute(sql) }
-        #expect(error.code == 8, "\(sql)")
+        #expect(error.resultCode == .readOnly, "\(sql)")
         #expect(error.sql == sql)
       }
       let scriptError = try #require(throws: DatabaseError.self) { try database.executeScript("DROP TABLE t") }
-      #expect(scriptError.code == 8)
+      #expect(scriptError.resultCode == .readOnly)
 
       #expect(try database.rows("SELECT x FROM t ORDER BY x").map(\.values) == [[1], [2]])
       #expect(try tableNames(database) == ["t"])
@@ -119,7 +119,7 @@ struct OpenByPathTests {
       let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
       try garbage.write(to: URL(fileURLWithPath: path))
       let error = try #require(throws: DatabaseError.self) { _ = try Database(path: path, mode: mode) }
-      #expect(error.code == 26)
+      #expect(error.resultCode == .notADatabase)
       #expect(try fileBytes(path) == garbage)
       #expect(try directoryContents(directory) == ["garbage.db"])
     }

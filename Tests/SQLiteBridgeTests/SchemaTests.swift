@@ -62,9 +62,9 @@ struct SchemaTests {
     let before = try schemaSnapshot(database)
 
     let columnsError = try #require(throws: DatabaseError.self) { try database.tableColumns(name) }
-    #expect(columnsError.code == 1)
+    #expect(columnsError.resultCode == .error)
     let hasError = try #require(throws: DatabaseError.self) { try database.hasTableColumn(name, "id") }
-    #expect(hasError.code == 1)
+    #expect(hasError.resultCode == .error)
 
     #expect(try schemaSnapshot(database) == before)
     #expect(try database.execute("SELECT id FROM t") == [["id": 1]])
@@ -98,7 +98,7 @@ struct SchemaTests {
   @Test func missingTableThrowsNoSuchTableInsteadOfAnsweringFalse() throws {
     let database = try notesDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.hasTableColumn("nowhere", "id") }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("no such table"))
     #expect(error.message.contains("nowhere"))
   }
@@ -106,14 +106,14 @@ struct SchemaTests {
   @Test func missingTableThrowsNoSuchTableInsteadOfAnEmptyList() throws {
     let database = try notesDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.tableColumns("nowhere") }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("no such table"))
   }
 
   @Test func emptyTableNameThrows() throws {
     let database = try notesDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.tableColumns("") }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
   }
 
   @Test func schemaCallsWorkAgainAfterAFailure() throws {

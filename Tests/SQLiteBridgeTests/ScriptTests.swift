@@ -70,7 +70,7 @@ struct ScriptTests {
         seen.append(row[0])
       }
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("no such table: missing"))
     // Exactly the failing statement: no leading whitespace, nothing after it.
     #expect(error.sql == "INSERT INTO missing(x) VALUES (2);")
@@ -91,8 +91,8 @@ struct ScriptTests {
         """
       ) { seen.append($0[0]) }
     }
-    #expect(error.code == 19)
-    #expect(error.extendedCode == 2067)
+    #expect(error.resultCode == .constraint)
+    #expect(error.extendedResultCode == .constraintUnique)
     #expect(error.sql == "INSERT INTO u(x) VALUES (1);")
     #expect(seen.isEmpty)
     #expect(try scalar(database, "SELECT count(*) FROM u") == 1)
@@ -103,7 +103,7 @@ struct ScriptTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.executeScript("SELECT 1;\n\n  SELEC 2; SELECT 3;") { _ in }
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("syntax error"))
     #expect(error.sql == "SELEC 2;")
   }
@@ -115,7 +115,7 @@ struct ScriptTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.executeScript("INSERT INTO a(x, y) VALUES (1, 2);\n  \(failing)\nINSERT INTO a(x, y) VALUES (3, 4);")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("syntax error"))
     #expect(error.sql == failing)
     #expect(try database.rows("SELECT x FROM a").map(\.values) == [[1]])
@@ -127,14 +127,14 @@ struct ScriptTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.executeScript("CREATE TABLE a(x); \(failing) SELECT 2;") { _ in }
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.sql == failing)
   }
 
   @Test func syntaxErrorInTheLastStatementWithoutSemicolonReportsItToTheEnd() throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.executeScript("SELECT 1; SELECT 1 +") }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.sql == "SELECT 1 +")
   }
 
@@ -193,7 +193,7 @@ struct ScriptTests {
     let database = try memoryDatabase()
     let sql = "SELEC 1"
     let error = try #require(throws: DatabaseError.self) { try database.validateSQL(sql) }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("syntax error"))
     #expect(error.sql == sql)
   }
@@ -202,7 +202,7 @@ struct ScriptTests {
     let database = try memoryDatabase()
     let sql = "SELECT * FROM nowhere"
     let error = try #require(throws: DatabaseError.self) { try database.validateSQL(sql) }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("no such table: nowhere"))
     #expect(error.sql == sql)
   }
@@ -211,7 +211,7 @@ struct ScriptTests {
     let database = try memoryDatabase()
     try database.execute("CREATE TABLE a(x)")
     let error = try #require(throws: DatabaseError.self) { try database.validateSQL("SELECT nope FROM a") }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("no such column: nope"))
   }
 
@@ -220,7 +220,7 @@ struct ScriptTests {
     try database.execute("CREATE TABLE a(x)")
     let sql = "INSERT INTO a(x) VALUES (1); INSERT INTO a(x) VALUES (2)"
     let error = try #require(throws: DatabaseError.self) { try database.validateSQL(sql) }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
     #expect(error.message.contains("INSERT INTO a(x) VALUES (2)"))
     #expect(error.sql == sql)
     #expect(try scalar(database, "SELECT count(*) FROM a") == 0)
@@ -235,7 +235,7 @@ struct ScriptTests {
   func sqlWithoutAStatementFailsValidation(_ sql: String) throws {
     let database = try memoryDatabase()
     let error = try #require(throws: DatabaseError.self) { try database.validateSQL(sql) }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
   }
 
   @Test func validationDoesNotDisturbTheStatementCache() throws {

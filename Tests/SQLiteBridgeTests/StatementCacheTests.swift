@@ -226,7 +226,7 @@ struct StatementCacheTests {
     try database.execute("DROP TABLE t")
 
     let dropped = try #require(throws: DatabaseError.self) { try database.rows(sql) }
-    #expect(dropped.code == 1)
+    #expect(dropped.resultCode == .error)
     #expect(dropped.message.contains("no such table: t"))
     #expect(throws: DatabaseError.self) { try database.execute(sql) }
     #expect(throws: DatabaseError.self) { try database.forEachRow(sql) { _ in } }
@@ -269,9 +269,9 @@ struct StatementCacheTests {
     #expect(try database.execute(sql, [nil]) == [["v": nil]])
     #expect(try database.execute(sql, ["text"]) == [["v": "text"]])
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql) }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     let tooMany = try #require(throws: DatabaseError.self) { try database.execute(sql, [1, 2]) }
-    #expect(tooMany.code == 25)
+    #expect(tooMany.resultCode == .range)
     #expect(try database.execute(sql, [.blob(Data([9]))]) == [["v": .blob(Data([9]))]])
   }
 
@@ -280,7 +280,7 @@ struct StatementCacheTests {
     let sql = "SELECT :a AS a, :b AS b"
     #expect(try database.execute(sql, ["a": 1, "b": 2]) == [["a": 1, "b": 2]])
     let missing = try #require(throws: DatabaseError.self) { try database.execute(sql, ["a": 3]) }
-    #expect(missing.code == 25)
+    #expect(missing.resultCode == .range)
     #expect(missing.message.contains(":b"))
     #expect(try database.execute(sql, ["b": nil, "a": nil]) == [["a": nil, "b": nil]])
   }
@@ -291,7 +291,7 @@ struct StatementCacheTests {
     let sql = "INSERT INTO u(x) VALUES (?)"
     try database.execute(sql, [1])
     let error = try #require(throws: DatabaseError.self) { try database.execute(sql, [1]) }
-    #expect(error.extendedCode == 2067)
+    #expect(error.extendedResultCode == .constraintUnique)
     let before = database.preparedStatementCount
     try database.execute(sql, [2])
     #expect(database.preparedStatementCount == before)

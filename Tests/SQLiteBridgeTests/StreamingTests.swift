@@ -58,7 +58,7 @@ struct StreamingTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.forEachRow("SELECT name FROM t WHERE id = ?") { _ in calls += 1 }
     }
-    #expect(error.code == 25)
+    #expect(error.resultCode == .range)
     #expect(calls == 0)
   }
 
@@ -196,16 +196,16 @@ struct StreamingTests {
   @Test func sqlErrorsThrowDatabaseError() throws {
     let database = try sampleDatabase()
     let syntax = try #require(throws: DatabaseError.self) { try database.forEachRow("SELEC 1") { _ in } }
-    #expect(syntax.code == 1)
+    #expect(syntax.resultCode == .error)
     #expect(syntax.message.contains("syntax error"))
     #expect(syntax.sql == "SELEC 1")
     let missing = try #require(throws: DatabaseError.self) {
       try database.forEachRow("SELECT * FROM nowhere") { _ in }
     }
-    #expect(missing.code == 1)
+    #expect(missing.resultCode == .error)
     #expect(missing.message.contains("no such table: nowhere"))
     let trailing = try #require(throws: DatabaseError.self) { try database.forEachRow("SELECT 1; SELECT 2") { _ in } }
-    #expect(trailing.code == 21)
+    #expect(trailing.resultCode == .misuse)
   }
 
   @Test func errorWhileSteppingThrowsAfterTheRowsBeforeIt() throws {
@@ -215,7 +215,7 @@ struct StreamingTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.forEachRow(sql) { seen.append($0[0]) }
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("integer overflow"))
     #expect(error.sql == sql)
     #expect(seen == [1])

@@ -55,10 +55,10 @@ struct TypedAccessTests {
   @Test func rowGetThrowsMismatchNamingColumnValueAndType() throws {
     let row = try row()
     let text = try #require(throws: DatabaseError.self) { try row.get("Name", as: Int.self) }
-    #expect(text.code == 20)
+    #expect(text.resultCode == .mismatch)
     #expect(text.message == #"column "Name" holds text 'abc', which does not convert to Int"#)
     let null = try #require(throws: DatabaseError.self) { try row.get("note", as: String.self) }
-    #expect(null.code == 20)
+    #expect(null.resultCode == .mismatch)
     #expect(null.message == #"column "note" holds NULL, which does not convert to String"#)
     let fraction = try #require(throws: DatabaseError.self) { try row.get(4, as: Int64.self) }
     #expect(fraction.message == #"column "half" holds real 2.5, which does not convert to Int64"#)
@@ -73,13 +73,13 @@ struct TypedAccessTests {
   @Test func rowGetThrowsRangeForAMissingNameOrIndex() throws {
     let row = try row()
     let missing = try #require(throws: DatabaseError.self) { try row.get("x", as: Int.self) }
-    #expect(missing.code == 25)
+    #expect(missing.resultCode == .range)
     #expect(missing.message == #"no column named "x" in the row"#)
     let index = try #require(throws: DatabaseError.self) { try row.get(7, as: Int.self) }
-    #expect(index.code == 25)
+    #expect(index.resultCode == .range)
     #expect(index.message == "column index 7 is out of range: the row has 7 column(s)")
     let negative = try #require(throws: DatabaseError.self) { try row.get(-1, as: Int.self) }
-    #expect(negative.code == 25)
+    #expect(negative.resultCode == .range)
   }
 
   @Test func longTextIsCutInTheMessage() throws {
@@ -110,7 +110,7 @@ struct TypedAccessTests {
   @Test func rowViewGetThrowsMismatchWithTheStatementSQL() throws {
     try withRowView { (view: RowView) throws in
       let error = try #require(throws: DatabaseError.self) { try view.get("name", as: Int.self) }
-      #expect(error.code == 20)
+      #expect(error.resultCode == .mismatch)
       #expect(error.message == #"column "Name" holds text 'abc', which does not convert to Int"#)
       #expect(error.sql == sql)
       let null = try #require(throws: DatabaseError.self) { try view.get(2, as: Bool.self) }
@@ -121,10 +121,10 @@ struct TypedAccessTests {
   @Test func rowViewGetThrowsRangeForAMissingNameOrIndex() throws {
     try withRowView { (view: RowView) throws in
       let missing = try #require(throws: DatabaseError.self) { try view.get("missing", as: Int.self) }
-      #expect(missing.code == 25)
+      #expect(missing.resultCode == .range)
       #expect(missing.message == #"no column named "missing" in the row"#)
       let index = try #require(throws: DatabaseError.self) { try view.get(9, as: Int.self) }
-      #expect(index.code == 25)
+      #expect(index.resultCode == .range)
       #expect(index.message == "column index 9 is out of range: the row has 7 column(s)")
     }
   }
@@ -137,7 +137,7 @@ struct TypedAccessTests {
         seen.append(try view.get("v", as: Int.self))
       }
     }
-    #expect(error.code == 20)
+    #expect(error.resultCode == .mismatch)
     #expect(seen == [1])
   }
 }

@@ -43,7 +43,7 @@ struct UpdateTableTests {
     let duplicate = try #require(throws: DatabaseError.self) {
       try database.execute("INSERT INTO notes(title) VALUES ('one')")
     }
-    #expect(duplicate.extendedCode == 2067)
+    #expect(duplicate.extendedResultCode == .constraintUnique)
     try database.execute("INSERT INTO notes(id, title) VALUES (10, 'ten')")
     #expect(try database.execute("SELECT note_id, action FROM audit") == [["note_id": 10, "action": "insert"]])
   }
@@ -132,7 +132,7 @@ struct UpdateTableTests {
     let duplicate = try #require(throws: DatabaseError.self) {
       try database.execute("INSERT INTO notes(title) VALUES ('two')")
     }
-    #expect(duplicate.extendedCode == 2067)
+    #expect(duplicate.extendedResultCode == .constraintUnique)
     let plan = try database.rows("EXPLAIN QUERY PLAN SELECT id FROM notes WHERE body = ?", ["first"])
     #expect(
       plan.contains { row in
@@ -256,7 +256,7 @@ struct UpdateTableTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.updateTable(create: "CREATE TABLE notes(", name: "notes")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(database.isInTransaction)
     #expect(try database.tableColumns("notes") == ["id", "title", "body"])
     #expect(try database.execute("SELECT action FROM audit") == [["action": "before"]])
@@ -293,7 +293,7 @@ struct UpdateTableTests {
     let error = try expectFailureLeavesNotesUntouched(database) {
       try database.updateTable(create: "CREATE TABLE other(id INTEGER PRIMARY KEY, title TEXT)", name: "notes")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(try !tableNames(database).contains("other"))
   }
 
@@ -304,7 +304,7 @@ struct UpdateTableTests {
     let error = try expectFailureLeavesNotesUntouched(database) {
       try database.updateTable(create: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT)", name: "notes")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("notes_old"))
     #expect(try database.execute("SELECT x FROM notes_old") == [["x": "keep me"]])
   }
@@ -315,7 +315,7 @@ struct UpdateTableTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.updateTable(create: "CREATE TABLE nowhere(x)", name: "nowhere")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("no such table"))
     #expect(try snapshot(database) == before)
   }
@@ -325,7 +325,7 @@ struct UpdateTableTests {
     let error = try expectFailureLeavesNotesUntouched(database) {
       try database.updateTable(create: "CREATE TABLE notes(id INTEGER PRIMARY KEY,, oops)", name: "notes")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("syntax error"))
   }
 
@@ -337,7 +337,7 @@ struct UpdateTableTests {
         insert: "INSERT INTO notes(id, title) SELECT id, missing_column FROM notes_old",
         name: "notes")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("missing_column"))
   }
 
@@ -348,8 +348,8 @@ struct UpdateTableTests {
         create: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)",
         name: "notes")
     }
-    #expect(error.code == 19)
-    #expect(error.extendedCode == 1299)
+    #expect(error.resultCode == .constraint)
+    #expect(error.extendedResultCode == .constraintNotNull)
   }
 
   @Test func failingRecreatedIndexThrowsAndChangesNothing() throws {
@@ -358,7 +358,7 @@ struct UpdateTableTests {
     let error = try expectFailureLeavesNotesUntouched(database) {
       try database.updateTable(create: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL)", name: "notes")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
     #expect(error.message.contains("body"))
   }
 
@@ -370,7 +370,7 @@ struct UpdateTableTests {
         insert: "INSERT INTO notes(id, title, body) SELECT id, 'same', body FROM notes_old",
         name: "notes")
     }
-    #expect(error.code == 19)
+    #expect(error.resultCode == .constraint)
   }
 
   @Test func emptyInsertWithNoSharedColumnsThrowsAndChangesNothing() throws {
@@ -378,7 +378,7 @@ struct UpdateTableTests {
     let error = try expectFailureLeavesNotesUntouched(database) {
       try database.updateTable(create: "CREATE TABLE notes(something_else TEXT)", name: "notes")
     }
-    #expect(error.code == 1)
+    #expect(error.resultCode == .error)
   }
 
   // MARK: Foreign keys
@@ -423,8 +423,8 @@ struct UpdateTableTests {
         insert: "INSERT INTO parent(id, name) SELECT id, name FROM parent_old WHERE id <> 1",
         name: "parent")
     }
-    #expect(error.code == 19)
-    #expect(error.extendedCode == 787)
+    #expect(error.resultCode == .constraint)
+    #expect(error.extendedResultCode == .constraintForeignKey)
     #expect(try familySnapshot(database) == before)
     #expect(try scalar(database, "PRAGMA foreign_keys") == .integer(1))
     #expect(try database.execute("PRAGMA foreign_key_check").isEmpty)
@@ -439,7 +439,7 @@ struct UpdateTableTests {
         insert: "INSERT INTO child(id, parent_id) SELECT id, parent_id + 100 FROM child_old",
         name: "child")
     }
-    #expect(error.extendedCode == 787)
+    #expect(error.extendedResultCode == .constraintForeignKey)
     #expect(try familySnapshot(database) == before)
   }
 
@@ -466,7 +466,7 @@ struct UpdateTableTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.execute("INSERT INTO child(id, parent_id) VALUES (30, 3)")
     }
-    #expect(error.extendedCode == 787)
+    #expect(error.extendedResultCode == .constraintForeignKey)
     try database.execute("DELETE FROM parent WHERE id = 2")
     #expect(try scalar(database, "SELECT count(*) FROM child WHERE parent_id = 2") == .integer(0))
   }
@@ -491,7 +491,7 @@ struct UpdateTableTests {
       try database.updateTable(
         create: "CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT NOT NULL, extra TEXT)", name: "parent")
     }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
     #expect(database.isInTransaction)
     try database.execute("ROLLBACK")
     #expect(try familySnapshot(database) == before)
@@ -518,7 +518,7 @@ struct UpdateTableTests {
         insert: "INSERT INTO child(id, parent_id) SELECT id, parent_id FROM child_old; DELETE FROM owner",
         name: "child")
     }
-    #expect(error.extendedCode == 787)
+    #expect(error.extendedResultCode == .constraintForeignKey)
     #expect(error.message.contains("pet"), "\(error.message)")
     #expect(try familySnapshot(database) == before)
     #expect(try tableSnapshot(database, "pet") == pets)
@@ -546,7 +546,7 @@ struct UpdateTableTests {
       let error = try #require(throws: DatabaseError.self) {
         try database.updateTable(create: attempt.create, insert: attempt.insert, name: "notes")
       }
-      #expect(error.code == 21, "\(attempt)")
+      #expect(error.resultCode == .misuse, "\(attempt)")
       #expect(error.message.contains("must not begin, commit, roll back or release"), "\(error.message)")
       #expect(try snapshot(database) == before)
       #expect(!database.isInTransaction)
@@ -561,7 +561,7 @@ struct UpdateTableTests {
     let error = try #require(throws: DatabaseError.self) {
       try database.updateTable(create: "RELEASE sqlitebridge_update_table; CREATE TABLE notes(x)", name: "notes")
     }
-    #expect(error.code == 21)
+    #expect(error.resultCode == .misuse)
     #expect(database.isInTransaction)
     #expect(try snapshot(database) == before)
     try database.execute("COMMIT")

@@ -215,7 +215,7 @@ struct ValueConversionTests {
       (try failure(row, "t", Int?.self), #"column "t" holds text 'abc', which does not convert to Int?"#),
     ]
     for (error, message) in cases {
-      #expect(error.code == 20)
+      #expect(error.resultCode == .mismatch)
       #expect(error.message == message)
     }
   }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "ResultCode.hpp"
+
 namespace sqlitebridge {
 
 /// What went wrong in the last failed call on a `Database` (or on a
@@ -21,6 +23,12 @@ struct Error {
 
   /// True when this describes a failure (code is not SQLITE_OK).
   bool isError() const noexcept { return code != 0; }
+  /// The primary code, typed: `ResultCode::Constraint` for a UNIQUE
+  /// violation (extended code 2067).
+  ResultCode resultCode() const noexcept { return static_cast<ResultCode>(primaryResultCode(code)); }
+  /// Whether the primary code is `code`: `error.is(ResultCode::Constraint)`
+  /// holds for every kind of constraint failure.
+  bool is(ResultCode code) const noexcept { return resultCodeMatches(static_cast<int>(code), extendedCode); }
 };
 
 }  // namespace sqlitebridge

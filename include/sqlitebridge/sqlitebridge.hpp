@@ -8,6 +8,7 @@
 #include "Database.hpp"
 #include "Error.hpp"
 #include "Location.hpp"
+#include "ResultCode.hpp"
 #include "OpenMode.hpp"
 #include "Row.hpp"
 #include "Statement.hpp"

@@ -57,8 +57,20 @@ do {
   try notes.execute("INSERT INTO notes(id, title) VALUES (1, 'again')")
   check(false, "a duplicate key must throw")
 } catch let error as DatabaseError {
-  check(error.code == 19 && error.extendedCode == 1555 && !error.message.isEmpty, "error codes")
+  check(
+    error.resultCode == .constraint && error.extendedResultCode == .constraintPrimaryKey && !error.message.isEmpty,
+    "error codes")
   check(error.sql == "INSERT INTO notes(id, title) VALUES (1, 'again')", "error sql")
+}
+do {
+  try notes.execute("INSERT INTO notes(id, title) VALUES (1, 'again')")
+  check(false, "a duplicate key must throw")
+} catch ResultCode.constraintUnique {
+  check(false, "a primary key violation is not a UNIQUE one")
+} catch ResultCode.constraint {
+  check(true, "catch ResultCode.constraint")
+} catch {
+  check(false, "unexpected \(error)")
 }
 
 // Open by path, each mode.
@@ -71,7 +83,7 @@ do {
   try readOnly.execute("INSERT INTO t VALUES (1)")
   check(false, "a read-only database must refuse writes")
 } catch let error as DatabaseError {
-  check(error.code == 8, "SQLITE_READONLY")
+  check(error.resultCode == .readOnly, "SQLITE_READONLY")
 }
 readOnly.close()
 check(!readOnly.isOpen, "closed")
@@ -79,7 +91,7 @@ do {
   _ = try readOnly.execute("SELECT 1")
   check(false, "a closed database must refuse every call")
 } catch let error as DatabaseError {
-  check(error.code == 21, "SQLITE_MISUSE after close")
+  check(error.resultCode == .misuse, "SQLITE_MISUSE after close")
 }
 let memory = try Database(path: ":memory:")
 check(try memory.execute("SELECT 1 + 1 AS two") == [["two": 2]], "in-memory database")
@@ -143,7 +155,7 @@ do {
   try store.validateSQL("SELECT * FROM nowhere")
   check(false, "validateSQL must throw")
 } catch let error as DatabaseError {
-  check(error.code == 1, "validateSQL error")
+  check(error.resultCode == .error, "validateSQL error")
 }
 store.statementCacheCapacity = 8
 check(store.statementCacheCapacity == 8, "statementCacheCapacity")
