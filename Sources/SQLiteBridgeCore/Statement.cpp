@@ -1,5 +1,7 @@
 #include "sqlitebridge/Statement.hpp"
 
+#include <algorithm>
+
 #include <climits>
 #include <cstring>
 
@@ -261,6 +263,41 @@ ParameterMatch Statement::matchNamedArgument(const void* key, std::size_t size) 
   names.filled += match.count;
   names.hint = match.index(match.count - 1) + 1;
   return match;
+}
+
+bool Statement::startTrackingBinds() noexcept {
+  if (stmt_ == nullptr) return notPrepared();
+  try {
+    State& tracked = state();
+    tracked.boundIn.resize(static_cast<std::size_t>(parameterCount()) + 1, 0);
+    // A new round marks every parameter unbound without clearing anything.
+    if (++tracked.bindRound == 0) {
+      std::fill(tracked.boundIn.begin(), tracked.boundIn.end(), 0);
+      tracked.bindRound = 1;
+    }
+  } catch (...) {
+    return fail(SQLITE_NOMEM, "out of memory while binding");
+  }
+  trackingBinds_ = true;
+  return true;
+}
+
+void Statement::noteBound(int index) noexcept {
+  // bound() only reports indexes SQLite accepted, so the state exists and
+  // the index is in range.
+  state_->boundIn[static_cast<std::size_t>(index)] = state_->bindRound;
+}
+
+bool Statement::finishTrackingBinds() noexcept {
+  trackingBinds_ = false;
+  const State& tracked = *state_;
+  for (int index = 1; index < static_cast<int>(tracked.boundIn.size()); ++index) {
+    if (tracked.boundIn[static_cast<std::size_t>(index)] == tracked.bindRound) continue;
+    const std::string name = parameterName(index);
+    return fail(SQLITE_RANGE, "no value for parameter " + (name.empty() ? "" : name + ", ") + "index " +
+                                  std::to_string(index) + ": the bind callback left it unbound");
+  }
+  return true;
 }
 
 bool Statement::endNamedArguments() noexcept {

@@ -34,6 +34,11 @@ struct Statement::State {
   // order.
   int hint = 1;
 
+  // Parameters a bind callback bound: parameter i is bound when boundIn[i]
+  // equals `bindRound` (a new round per callback, as for named binding).
+  std::vector<std::uint32_t> boundIn;
+  std::uint32_t bindRound = 0;
+
   // Column names shared by the Rows of one run (reset when a cached
   // statement is given back: a schema change may rename columns).
   std::shared_ptr<const std::vector<std::string>> columnNames;

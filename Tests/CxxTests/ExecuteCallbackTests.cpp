@@ -12,6 +12,7 @@
 
 using sqlitebridge::Database;
 using sqlitebridge::NamedValues;
+using sqlitebridge::ResultCode;
 using sqlitebridge::RowView;
 using sqlitebridge::Statement;
 using sqlitebridge::Value;
@@ -87,16 +88,52 @@ TEST_F(ExecuteCallback, StatementsWithoutRowsNeverCallOnRow) {
             (std::vector<std::string>{"title=text:four|score=real:4.25|pinned=NULL"}));
 }
 
-TEST_F(ExecuteCallback, ParametersTheCallbackLeavesUnboundAreNull) {
+// Never a silent NULL: a parameter the callback leaves unbound fails with
+// ResultCode::Range naming it, and nothing runs.
+TEST_F(ExecuteCallback, AParameterTheCallbackLeavesUnboundFailsWithRangeNamingIt) {
+  int rowsSeen = 0;
+  EXPECT_FALSE(db_.execute(
+      "SELECT typeof(?1), typeof(?2)", [](Statement& stmt) { return stmt.bind(2, 1); },
+      [&](const RowView&) { ++rowsSeen; }));
+  EXPECT_EQ(rowsSeen, 0);
+  EXPECT_EQ(db_.lastError().resultCode(), ResultCode::Range);
+  EXPECT_NE(db_.error().find("index 1: the bind callback left it unbound"), std::string::npos) << db_.error();
+
+  const std::int64_t before = scalarInteger(db_, "SELECT count(*) FROM notes");
+  EXPECT_FALSE(db_.execute(
+      "INSERT INTO notes(title, score) VALUES (:title, :score)",
+      [](Statement& stmt) { return stmt.bind(stmt.parameterIndex(":title"), "five"); }, [](const RowView&) {}));
+  EXPECT_TRUE(db_.lastError().is(ResultCode::Range));
+  EXPECT_NE(db_.error().find("parameter :score, index 2"), std::string::npos) << db_.error();
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM notes"), before) << "the INSERT ran";
+
+  // Binding NULL on purpose is fine.
   std::vector<std::string> types;
   ASSERT_TRUE(db_.execute(
-      "SELECT typeof(?1), typeof(?2)", [](Statement& stmt) { return stmt.bind(2, 1); },
+      "SELECT typeof(?1), typeof(?2)", [](Statement& stmt) { return stmt.bindNull(1) && stmt.bind(2, 1); },
       [&](const RowView& row) {
         types.push_back(row.value(0).asText());
         types.push_back(row.value(1).asText());
       }))
       << db_.error();
   EXPECT_EQ(types, (std::vector<std::string>{"null", "integer"}));
+}
+
+// A callback that gives up reports why: its failed bind's error, or Abort.
+TEST_F(ExecuteCallback, ACallbackThatGivesUpFailsWithItsBindErrorOrAbort) {
+  EXPECT_FALSE(db_.execute("SELECT ?1", [](Statement& stmt) { return stmt.bind(3, 1); }, [](const RowView&) {}));
+  EXPECT_TRUE(db_.lastError().is(ResultCode::Range));
+  EXPECT_NE(db_.error().find("out of range"), std::string::npos) << db_.error();
+  EXPECT_FALSE(db_.execute("SELECT ?1", [](Statement&) { return false; }, [](const RowView&) {}));
+  EXPECT_TRUE(db_.lastError().is(ResultCode::Abort)) << db_.error();
+  // The statement is back in the cache and whole: a later call binds afresh.
+  EXPECT_FALSE(db_.execute("SELECT ?1", [](Statement&) { return true; }, [](const RowView&) {}));
+  EXPECT_TRUE(db_.lastError().is(ResultCode::Range));
+  std::int64_t read = 0;
+  ASSERT_TRUE(db_.execute(
+      "SELECT ?1", [](Statement& stmt) { return stmt.bind(1, 42); }, [&](const RowView& row) { row.get(0, read); }))
+      << db_.error();
+  EXPECT_EQ(read, 42);
 }
 
 TEST_F(ExecuteCallback, BindCallbackMayUseNamedArguments) {

@@ -170,8 +170,12 @@ class Database {
   }
   /// Runs exactly one statement: `bind(Statement&)` binds its parameters
   /// (returning false to give up), then `onRow(const RowView&)` sees each
-  /// row (returning void, or bool: false stops early). Parameters the
-  /// callback leaves unbound are NULL, as in SQLite.
+  /// row (returning void, or bool: false stops early). Every parameter must
+  /// be bound: one the callback leaves unbound fails with
+  /// `ResultCode::Range` naming it, before anything runs (SQLite would read
+  /// it as NULL; we never bind a silent NULL). A callback that returns false
+  /// fails with `ResultCode::Abort`, or with the error of the bind that
+  /// failed.
   template <typename Bind, typename OnRow,
             typename = std::enable_if_t<std::is_invocable_r_v<bool, Bind&, Statement&> &&
                                         std::is_invocable_v<OnRow&, const RowView&>>>
@@ -302,8 +306,9 @@ template <typename Bind, typename OnRow, typename>
 bool Database::execute(const std::string& sql, Bind&& bind, OnRow&& onRow) {
   Statement statement = cachedStatement(sql);
   if (!statement.isValid()) return false;
+  if (!statement.startTrackingBinds()) return false;
   if (!bind(statement)) return finishEarlyStop();
-  return statement.forEachRow(std::forward<OnRow>(onRow));
+  return statement.finishTrackingBinds() && statement.forEachRow(std::forward<OnRow>(onRow));
 }
 
 template <typename Body>

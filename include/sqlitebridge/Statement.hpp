@@ -52,6 +52,7 @@ class Statement {
         stmt_(other.stmt_),
         cacheEntry_(other.cacheEntry_),
         boundLargeValue_(other.boundLargeValue_),
+        trackingBinds_(other.trackingBinds_),
         state_(other.state_),
         ownsState_(other.ownsState_) {
     other.stmt_ = nullptr;
@@ -66,6 +67,7 @@ class Statement {
       stmt_ = other.stmt_;
       cacheEntry_ = other.cacheEntry_;
       boundLargeValue_ = other.boundLargeValue_;
+      trackingBinds_ = other.trackingBinds_;
       state_ = other.state_;
       ownsState_ = other.ownsState_;
       other.stmt_ = nullptr;
@@ -287,8 +289,16 @@ class Statement {
   bool fail(int code, const std::string& message) const noexcept;
   bool check(int resultCode) noexcept;
   SQLITEBRIDGE_INLINE bool bound(int index, int resultCode) noexcept {
-    return resultCode == SQLITE_OK || bindFailed(index, resultCode);
+    if (resultCode != SQLITE_OK) return bindFailed(index, resultCode);
+    if (trackingBinds_) noteBound(index);
+    return true;
   }
+  // While a bind callback runs (Database::execute with a callback), which
+  // parameters it bound, so that one left unbound fails instead of reading
+  // as SQLite's NULL.
+  bool startTrackingBinds() noexcept;
+  void noteBound(int index) noexcept;
+  bool finishTrackingBinds() noexcept;
   bool bindFailed(int index, int resultCode) noexcept;
   bool wrongArgumentCount(std::size_t count) noexcept;
   struct State;
@@ -308,6 +318,7 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
   void* cacheEntry_ = nullptr;    // where to return a statement lent by the cache
   bool boundLargeValue_ = false;  // release bindings on return, not on reuse
+  bool trackingBinds_ = false;    // a bind callback is running
   // What few statements need (named binding, copied rows' column names),
   // made on first use, kept by the cache entry for a cached statement. One
   // pointer keeps a move cheap.
