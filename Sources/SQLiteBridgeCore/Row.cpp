@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ConversionFailure.hpp"
 #include "SqlText.hpp"
 
 namespace sqlitebridge {
@@ -30,6 +31,38 @@ bool Row::hasColumn(const std::string& name) const noexcept { return columnIndex
 Value Row::value(const std::string& name) const {
   const long index = columnIndex(name);
   return index < 0 ? Value() : values_[static_cast<std::size_t>(index)];
+}
+
+namespace {
+
+// Fills `*error` (when given) with `code` and the message `describe()`
+// makes; returns false for `return fail(...)`.
+template <typename Describe>
+bool report(Error* error, ResultCode code, Describe describe) noexcept {
+  if (error == nullptr) return false;
+  error->code = error->extendedCode = static_cast<int>(code);
+  error->sql.clear();
+  try {
+    error->message = describe();
+  } catch (...) {
+    error->message = "a column does not convert to the requested type";
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Row::failConversion(std::size_t index, const char* typeName, Error* error) const noexcept {
+  if (index >= values_.size()) {
+    return report(error, ResultCode::Range,
+                  [&] { return columnIndexOutOfRangeMessage(static_cast<long long>(index), values_.size()); });
+  }
+  return report(error, ResultCode::Mismatch,
+                [&] { return conversionFailureMessage(columnName(index), values_[index], typeName); });
+}
+
+bool Row::failMissingColumn(const std::string& name, Error* error) noexcept {
+  return report(error, ResultCode::Range, [&] { return missingColumnMessage(name); });
 }
 
 }  // namespace sqlitebridge

@@ -1,5 +1,6 @@
 #include "sqlitebridge/RowView.hpp"
 
+#include "ConversionFailure.hpp"
 #include "SqlText.hpp"
 
 namespace sqlitebridge {
@@ -20,7 +21,7 @@ Value RowView::value(const std::string& name) const noexcept {
 
 bool RowView::failMissingColumn(const std::string& name) const noexcept {
   try {
-    return statement_->fail(SQLITE_RANGE, "no column named \"" + name + "\" in the row");
+    return statement_->fail(SQLITE_RANGE, missingColumnMessage(name));
   } catch (...) {
     return statement_->fail(SQLITE_RANGE, "no column with that name in the row");
   }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "Connection.hpp"
+#include "ConversionFailure.hpp"
 #include "StatementState.hpp"
 
 namespace sqlitebridge {
@@ -386,32 +387,9 @@ Value Statement::columnValue(int index) const noexcept { return makeValue(column
 bool Statement::failConversion(int index, const char* typeName) const noexcept {
   try {
     if (index < 0 || index >= columnCount()) {
-      return fail(SQLITE_RANGE, "column index " + std::to_string(index) + " is out of range: the row has " +
-                                    std::to_string(columnCount()) + " column(s)");
+      return fail(SQLITE_RANGE, columnIndexOutOfRangeMessage(index, static_cast<std::size_t>(columnCount())));
     }
-    const Value value = columnValue(index);
-    std::string shown;
-    switch (value.type()) {
-      case ValueType::Null:
-        shown = "NULL";
-        break;
-      case ValueType::Integer:
-        shown = "integer " + value.asText();
-        break;
-      case ValueType::Real:
-        shown = "real " + value.asText();
-        break;
-      case ValueType::Text: {
-        const std::string text = value.asText();
-        shown = "text '" + text.substr(0, 40) + (text.size() > 40 ? "...'" : "'");
-        break;
-      }
-      case ValueType::Blob:
-        shown = "a blob of " + std::to_string(value.asBlob().size()) + " byte(s)";
-        break;
-    }
-    return fail(SQLITE_MISMATCH,
-                "column \"" + columnName(index) + "\" holds " + shown + ", which does not convert to " + typeName);
+    return fail(SQLITE_MISMATCH, conversionFailureMessage(columnName(index), columnValue(index), typeName));
   } catch (...) {
     return fail(SQLITE_MISMATCH, "a column does not convert to the requested type");
   }

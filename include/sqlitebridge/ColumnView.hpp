@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "Value.hpp"
 
@@ -24,5 +25,25 @@ struct ColumnView {
   /// Number of bytes at `bytes`.
   std::size_t size;
 };
+
+inline ColumnView Value::view() const noexcept {
+  ColumnView view{type(), 0, 0.0, nullptr, 0};
+  switch (type()) {
+    case ValueType::Integer:
+      std::memcpy(&view.integer, data_, sizeof view.integer);
+      break;
+    case ValueType::Real:
+      std::memcpy(&view.real, data_, sizeof view.real);
+      break;
+    case ValueType::Text:
+    case ValueType::Blob:
+      view.bytes = bytes();
+      view.size = byteCount();
+      break;
+    case ValueType::Null:
+      break;
+  }
+  return view;
+}
 
 }  // namespace sqlitebridge

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "ColumnDecoder.hpp"
+#include "Error.hpp"
 #include "Value.hpp"
 
 namespace sqlitebridge {
@@ -40,7 +42,31 @@ class Row {
   /// All values, in column order.
   const std::vector<Value>& values() const noexcept { return values_; }
 
+  /// Reads column `index` into `out` exactly, with the rules and messages of
+  /// `RowView::get` (`ColumnDecoder`): a conversion happens only when it
+  /// loses nothing. On failure `out` is unchanged, false is returned, and
+  /// `*error` (when given) is `ResultCode::Mismatch` naming the column, its
+  /// value and the type, or `ResultCode::Range` for an index out of range.
+  /// (The `Value::as…` readers are lossy: text "12abc" reads as 12.)
+  template <typename T>
+  bool get(std::size_t index, T& out, Error* error = nullptr) const {
+    if (index < values_.size() && ColumnDecoder<T>::decode(values_[index].view(), out)) return true;
+    return failConversion(index, DecodedTypeName<T>::value(), error);
+  }
+  /// Reads the leftmost column named `name` (ASCII case-insensitive) into
+  /// `out`; fails as `get(index, out, error)` does, and with
+  /// `ResultCode::Range` when no column has that name.
+  template <typename T>
+  bool get(const std::string& name, T& out, Error* error = nullptr) const {
+    const long index = columnIndex(name);
+    if (index < 0) return failMissingColumn(name, error);
+    return get(static_cast<std::size_t>(index), out, error);
+  }
+
  private:
+  bool failConversion(std::size_t index, const char* typeName, Error* error) const noexcept;
+  static bool failMissingColumn(const std::string& name, Error* error) noexcept;
+
   std::shared_ptr<const std::vector<std::string>> names_;
   std::vector<Value> values_;
 };

@@ -9,6 +9,8 @@
 
 namespace sqlitebridge {
 
+struct ColumnView;
+
 /// The five storage classes of SQLite.
 enum class ValueType { Null, Integer, Real, Text, Blob };
 
@@ -93,6 +95,11 @@ class Value {
   std::string asText() const;
   /// The value's bytes, converted as `sqlite3_value_blob` does.
   std::vector<std::uint8_t> asBlob() const;
+  /// The value as a statement's column reads (`ColumnView`), in place: text
+  /// and blob bytes point into this `Value` and stay valid while it lives
+  /// unchanged. `Row::get` decodes it exactly as `RowView::get` decodes a
+  /// column.
+  ColumnView view() const noexcept;
 
   /// Same storage class and same content (reals compare with `==`).
   friend bool operator==(const Value& a, const Value& b) noexcept;
