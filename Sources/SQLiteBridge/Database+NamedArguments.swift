@@ -36,29 +36,35 @@ extension Database {
   func prepared(_ sql: String, _ arguments: NamedArguments) throws -> sqlitebridge.Statement {
     var statement = sqlitebridge.Statement()
     try lend(sql, into: &statement)
-    guard statement.beginNamedArguments() else { throw lastError }
+    try statement.bindAll(arguments)
+    return statement
+  }
+}
+
+extension sqlitebridge.Statement {
+  /// Binds `arguments` by name; the core matches names to parameters and
+  /// reports what does not fit.
+  mutating func bindAll(_ arguments: NamedArguments) throws {
+    guard beginNamedArguments() else { throw failure }
     let elements = arguments.elements
     for position in elements.indices {
-      let match = Self.match(elements[position].0, in: &statement)
-      guard match.count > 0 else { throw lastError }
-      for filled in 0..<match.count where !statement.bind(elements[position].1, at: match.index(filled)) {
-        throw lastError
+      let match = match(elements[position].0)
+      guard match.count > 0 else { throw failure }
+      for filled in 0..<match.count where !bind(elements[position].1, at: match.index(filled)) {
+        throw failure
       }
     }
-    guard statement.endNamedArguments() else { throw lastError }
-    return statement
+    guard endNamedArguments() else { throw failure }
   }
 
   /// The parameters the argument `name` fills (native strings lend their
   /// UTF-8 without a copy).
   @inline(__always)
-  static func match(_ name: String, in statement: inout sqlitebridge.Statement) -> sqlitebridge.ParameterMatch {
-    if let match = name.utf8.withContiguousStorageIfAvailable({
-      statement.matchNamedArgument($0.baseAddress, $0.count)
-    }) {
+  mutating func match(_ name: String) -> sqlitebridge.ParameterMatch {
+    if let match = name.utf8.withContiguousStorageIfAvailable({ matchNamedArgument($0.baseAddress, $0.count) }) {
       return match
     }
     var copy = name
-    return copy.withUTF8 { statement.matchNamedArgument($0.baseAddress, $0.count) }
+    return copy.withUTF8 { matchNamedArgument($0.baseAddress, $0.count) }
   }
 }

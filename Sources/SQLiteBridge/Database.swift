@@ -188,10 +188,7 @@ public final class Database {
   func prepared(_ sql: String, _ arguments: [DatabaseValue]) throws -> sqlitebridge.Statement {
     var statement = sqlitebridge.Statement()
     try lend(sql, into: &statement)
-    guard statement.expectArgumentCount(arguments.count) else { throw lastError }
-    for index in arguments.indices where !statement.bind(arguments[index], at: Int32(truncatingIfNeeded: index + 1)) {
-      throw lastError
-    }
+    try statement.bindAll(arguments)
     return statement
   }
 
@@ -225,7 +222,7 @@ public final class Database {
     switch statement.step() {
     case .Row: return true
     case .Done: return false
-    default: throw lastError
+    default: throw statement.failure
     }
   }
 

@@ -73,6 +73,19 @@ extension sqlitebridge.Statement {
     }
   }
 
+  /// Binds `arguments` to parameters 1...n after the core checked their
+  /// count (`.range` when it does not match).
+  mutating func bindAll(_ arguments: [DatabaseValue]) throws {
+    guard expectArgumentCount(arguments.count) else { throw failure }
+    for index in arguments.indices where !bind(arguments[index], at: Int32(truncatingIfNeeded: index + 1)) {
+      throw failure
+    }
+  }
+
+  /// The error the core recorded on this statement's connection for the
+  /// call that just failed (still there once its `Database` was closed).
+  var failure: DatabaseError { DatabaseError(lastError()) }
+
   /// The current row's values, in column order.
   func currentValues(count: Int32) -> [DatabaseValue] {
     (0..<count).map { DatabaseValue(column($0)) }

@@ -266,6 +266,17 @@ ParameterMatch Statement::matchNamedArgument(const void* key, std::size_t size) 
   return match;
 }
 
+Error Statement::lastError() const noexcept {
+  const bool prepared = connection_ && stmt_ != nullptr;
+  try {
+    if (!prepared) return Error{SQLITE_MISUSE, SQLITE_MISUSE, "the statement is not prepared", std::string()};
+    return connection_->error;
+  } catch (...) {
+    return prepared ? Error{connection_->error.code, connection_->error.extendedCode, std::string(), std::string()}
+                    : Error{SQLITE_MISUSE, SQLITE_MISUSE, std::string(), std::string()};
+  }
+}
+
 bool Statement::startTrackingBinds() noexcept {
   if (stmt_ == nullptr) return notPrepared();
   try {

@@ -389,3 +389,28 @@ TEST(StatementLifetime, StatementOutlivesAMovedFromDatabase) {
   ASSERT_EQ(stmt.step(), StepResult::Row);
   EXPECT_EQ(stmt.columnValue(0), Value("alive"));
 }
+
+// A statement reports its connection's last error itself: the same as its
+// Database's while that is open, and still once the Database is closed.
+TEST(StatementLastError, IsTheConnectionsErrorAndOutlivesTheDatabase) {
+  Database db = Database::open(":memory:");
+  ASSERT_TRUE(db.execute("CREATE TABLE t(x INTEGER UNIQUE)")) << db.error();
+  Statement insert = db.prepare("INSERT INTO t VALUES (?)");
+  ASSERT_TRUE(insert.isValid()) << db.error();
+  EXPECT_EQ(insert.lastError().code, 0);
+  EXPECT_FALSE(insert.bind(2, 1));
+  EXPECT_TRUE(insert.lastError().is(sqlitebridge::ResultCode::Range));
+  EXPECT_EQ(insert.lastError().message, db.lastError().message);
+
+  db.close();
+  ASSERT_TRUE(insert.bind(1, 7));
+  EXPECT_EQ(insert.step(), StepResult::Done);
+  ASSERT_TRUE(insert.reset());
+  EXPECT_EQ(insert.step(), StepResult::Error);
+  EXPECT_EQ(insert.lastError().extendedCode, SQLITE_CONSTRAINT_UNIQUE) << insert.lastError().message;
+  EXPECT_TRUE(db.lastError().is(sqlitebridge::ResultCode::OK)) << "the closed database reports nothing";
+
+  Statement invalid;
+  EXPECT_TRUE(invalid.lastError().is(sqlitebridge::ResultCode::Misuse));
+  EXPECT_EQ(invalid.lastError().message, "the statement is not prepared");
+}

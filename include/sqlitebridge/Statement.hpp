@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ColumnView.hpp"
+#include "Error.hpp"
 #include "NamedValues.hpp"
 #include "Row.hpp"
 #include "Value.hpp"
@@ -279,6 +280,14 @@ class Statement {
   /// The underlying handle, for calling sqlite3 directly from C++; null when
   /// invalid. The statement still owns it.
   sqlite3_stmt* handle() const noexcept { return stmt_; }
+
+  /// The last failure on this statement's connection: what its `Database`'s
+  /// `lastError()` reports while that is open, and still there for a
+  /// statement that outlived its `Database` (closed, moved or destroyed);
+  /// code 0 after a success. An invalid statement (never prepared, or moved
+  /// from) reports SQLITE_MISUSE: the failure that made it invalid is in the
+  /// `Database`'s `lastError()`.
+  Error lastError() const noexcept;
 
  private:
   friend class Database;
