@@ -25,16 +25,19 @@
 #include <optional>
 
 #include "FuzzSupport.hpp"
+#include <sqlitebridge/interop/Interop.hpp>
 
 using sqlitebridge::Database;
 using sqlitebridge::NamedValues;
-using sqlitebridge::ParameterMatch;
 using sqlitebridge::Row;
 using sqlitebridge::RowView;
 using sqlitebridge::Statement;
 using sqlitebridge::StepResult;
 using sqlitebridge::Value;
 using sqlitebridge::ValueType;
+using sqlitebridge::interop::DatabaseAccess;
+using sqlitebridge::interop::ParameterMatch;
+using sqlitebridge::interop::StatementAccess;
 
 namespace {
 
@@ -451,12 +454,12 @@ void insert(Database& db, Case& c, std::int64_t key) {
     }
     case 8: {
       how = "beginNamedArguments / matchNamedArgument";
-      Statement statement = db.cachedStatementForArguments("INSERT INTO v(k, x) VALUES (:k, :x)", 35);
-      ok = statement.beginNamedArguments();
-      const ParameterMatch x = statement.matchNamedArgument("x", 1);
-      const ParameterMatch k = statement.matchNamedArgument(":k", 2);
+      Statement statement = DatabaseAccess::cachedStatementForArguments(db, "INSERT INTO v(k, x) VALUES (:k, :x)", 35);
+      ok = StatementAccess::beginNamedArguments(statement);
+      const ParameterMatch x = StatementAccess::matchNamedArgument(statement, "x", 1);
+      const ParameterMatch k = StatementAccess::matchNamedArgument(statement, ":k", 2);
       ok = ok && x.count == 1 && k.count == 1 && statement.bind(x.first, c.bound) && statement.bind(k.first, key) &&
-           statement.endNamedArguments() && statement.step() == StepResult::Done;
+           StatementAccess::endNamedArguments(statement) && statement.step() == StepResult::Done;
       break;
     }
     case 9: {

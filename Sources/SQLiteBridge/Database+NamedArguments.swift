@@ -1,4 +1,5 @@
 import SQLiteBridgeCore
+import SQLiteBridgeCore.Interop
 
 extension Database {
   /// Runs exactly one statement with named arguments (`:name`, `@name`,
@@ -45,7 +46,7 @@ extension sqlitebridge.Statement {
   /// Binds `arguments` by name; the core matches names to parameters and
   /// reports what does not fit.
   mutating func bindAll(_ arguments: NamedArguments) throws {
-    guard beginNamedArguments() else { throw failure }
+    guard sqlitebridge.interop.StatementAccess.beginNamedArguments(&self) else { throw failure }
     let elements = arguments.elements
     for position in elements.indices {
       let match = match(elements[position].0)
@@ -54,17 +55,19 @@ extension sqlitebridge.Statement {
         throw failure
       }
     }
-    guard endNamedArguments() else { throw failure }
+    guard sqlitebridge.interop.StatementAccess.endNamedArguments(&self) else { throw failure }
   }
 
   /// The parameters the argument `name` fills (native strings lend their
   /// UTF-8 without a copy).
   @inline(__always)
-  mutating func match(_ name: String) -> sqlitebridge.ParameterMatch {
-    if let match = name.utf8.withContiguousStorageIfAvailable({ matchNamedArgument($0.baseAddress, $0.count) }) {
+  mutating func match(_ name: String) -> sqlitebridge.interop.ParameterMatch {
+    if let match = name.utf8.withContiguousStorageIfAvailable({
+      sqlitebridge.interop.StatementAccess.matchNamedArgument(&self, $0.baseAddress, $0.count)
+    }) {
       return match
     }
     var copy = name
-    return copy.withUTF8 { matchNamedArgument($0.baseAddress, $0.count) }
+    return copy.withUTF8 { sqlitebridge.interop.StatementAccess.matchNamedArgument(&self, $0.baseAddress, $0.count) }
   }
 }

@@ -1,6 +1,7 @@
 import CxxStdlib
 import Foundation
 import SQLiteBridgeCore
+import SQLiteBridgeCore.Interop
 
 /// One SQLite connection, backed by the C++ `sqlitebridge::Database`.
 ///
@@ -133,7 +134,7 @@ public final class Database {
   /// - Throws: `DatabaseError` with `.error` ("no such table") when the table
   ///   does not exist.
   public func tableColumns(_ table: String) throws -> [String] {
-    var columns = sqlitebridge.StringList()
+    var columns = sqlitebridge.interop.StringList()
     guard core.tableColumns(std.string(table), &columns) else { throw lastError }
     return (0..<columns.size()).map { String(columns[$0]) }
   }
@@ -208,11 +209,13 @@ public final class Database {
     // Native strings lend their UTF-8 without a copy.
     let lent =
       sql.utf8.withContiguousStorageIfAvailable {
-        core.cachedStatementForArguments($0.baseAddress, $0.count, &statement)
+        sqlitebridge.interop.DatabaseAccess.lendForArguments(&core, $0.baseAddress, $0.count, &statement)
       }
       ?? {
         var copy = sql
-        return copy.withUTF8 { core.cachedStatementForArguments($0.baseAddress, $0.count, &statement) }
+        return copy.withUTF8 {
+          sqlitebridge.interop.DatabaseAccess.lendForArguments(&core, $0.baseAddress, $0.count, &statement)
+        }
       }()
     guard lent else { throw lastError }
   }

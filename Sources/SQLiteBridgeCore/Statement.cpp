@@ -8,17 +8,19 @@
 #include "Connection.hpp"
 #include "ConversionFailure.hpp"
 #include "StatementState.hpp"
+#include "sqlitebridge/interop/Interop.hpp"
 
 namespace sqlitebridge {
 
-Statement::Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt, void* cacheEntry) noexcept
+Statement::Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt,
+                     StatementCacheEntry* cacheEntry) noexcept
     : connection_(std::move(connection)), stmt_(stmt), cacheEntry_(cacheEntry) {}
 
 Statement::State& Statement::state() const {
   if (state_ != nullptr) return *state_;
   if (cacheEntry_ != nullptr) {
     // A cached statement's state stays with it in the cache.
-    auto* entry = static_cast<StatementCache::Entry*>(cacheEntry_);
+    StatementCacheEntry* entry = cacheEntry_;
     if (entry->state == nullptr) entry->state = new State();
     state_ = entry->state;
     ownsState_ = false;
@@ -37,7 +39,7 @@ void Statement::release() noexcept {
   if (cacheEntry_ != nullptr && connection_) {
     // Lent by the statement cache: give it back (reset; a large value bound
     // is released now rather than kept until the statement's next use).
-    connection_->statementCache.giveBack(static_cast<StatementCache::Entry*>(cacheEntry_), boundLargeValue_);
+    connection_->statementCache.giveBack(cacheEntry_, boundLargeValue_);
   } else {
     sqlite3_finalize(stmt_);
   }
@@ -177,7 +179,7 @@ bool Statement::bind(const std::vector<Value>& arguments) noexcept {
 bool Statement::bind(const NamedValues& arguments) noexcept {
   if (!beginNamedArguments()) return false;
   for (const auto& argument : arguments) {
-    const ParameterMatch match = matchNamedArgument(argument.first.data(), argument.first.size());
+    const interop::ParameterMatch match = matchNamedArgument(argument.first.data(), argument.first.size());
     if (match.count == 0) return false;
     for (int i = 0; i < match.count; ++i) {
       if (!bind(match.index(i), argument.second)) return false;
@@ -211,8 +213,8 @@ bool Statement::beginNamedArguments() noexcept {
   return true;
 }
 
-ParameterMatch Statement::matchNamedArgument(const void* key, std::size_t size) noexcept {
-  ParameterMatch match;
+interop::ParameterMatch Statement::matchNamedArgument(const void* key, std::size_t size) noexcept {
+  interop::ParameterMatch match;
   if (stmt_ == nullptr) {
     fail(SQLITE_MISUSE, "the statement is not prepared");
     return match;
@@ -246,19 +248,19 @@ ParameterMatch Statement::matchNamedArgument(const void* key, std::size_t size) 
       for (int index = 1; index <= count; ++index) list += (list.empty() ? "" : ", ") + parameterName(index);
       fail(SQLITE_RANGE, "the argument \"" + std::string(name) + "\" matches no parameter of the statement" +
                              (list.empty() ? std::string(" (it has none)") : " (it has " + list + ")"));
-      return ParameterMatch();
+      return interop::ParameterMatch();
     }
     for (int i = 0; i < match.count; ++i) {
       const auto index = static_cast<std::size_t>(match.index(i));
       if (names.filledIn[index] == names.round) {
         fail(SQLITE_RANGE, "the argument \"" + std::string(name) + "\" is given twice (parameter " +
                                parameterName(match.index(i)) + ")");
-        return ParameterMatch();
+        return interop::ParameterMatch();
       }
     }
   } catch (...) {
     fail(SQLITE_NOMEM, "out of memory while binding named arguments");
-    return ParameterMatch();
+    return interop::ParameterMatch();
   }
   for (int i = 0; i < match.count; ++i) names.filledIn[static_cast<std::size_t>(match.index(i))] = names.round;
   names.filled += match.count;

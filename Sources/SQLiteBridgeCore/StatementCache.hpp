@@ -13,20 +13,23 @@
 
 namespace sqlitebridge {
 
+/// One cached statement (what a lent `Statement` points back to). While
+/// lent, the borrower owns its use; entries live in a list, so their
+/// addresses are stable for the borrower.
+struct StatementCacheEntry {
+  std::string sql;
+  sqlite3_stmt* stmt = nullptr;
+  bool lent = false;
+  bool discard = false;  // finalize on return (cache cleared while lent)
+  int parameterCount = 0;
+  bool dirty = false;                             // holds the bindings of an earlier use
+  Statement::State* state = nullptr;              // owned; see StatementState.hpp
+  std::list<StatementCacheEntry>::iterator self;  // this entry's place in the LRU list
+};
+
 class StatementCache {
  public:
-  /// One cached statement. While lent, the borrower owns its use; entries
-  /// live in a list, so their addresses are stable for the borrower.
-  struct Entry {
-    std::string sql;
-    sqlite3_stmt* stmt = nullptr;
-    bool lent = false;
-    bool discard = false;  // finalize on return (cache cleared while lent)
-    int parameterCount = 0;
-    bool dirty = false;                 // holds the bindings of an earlier use
-    Statement::State* state = nullptr;  // owned; see StatementState.hpp
-    std::list<Entry>::iterator self;    // this entry's place in the LRU list
-  };
+  using Entry = StatementCacheEntry;
 
   /// How many statements the cache keeps by default.
   static constexpr std::size_t kDefaultCapacity = 64;

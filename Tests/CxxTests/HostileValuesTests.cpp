@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "HostileSupport.hpp"
+#include <sqlitebridge/interop/Interop.hpp>
 
 using sqlitebridge::ColumnView;
 using sqlitebridge::Database;
@@ -19,6 +20,7 @@ using sqlitebridge::Statement;
 using sqlitebridge::StepResult;
 using sqlitebridge::Value;
 using sqlitebridge::ValueType;
+using sqlitebridge::interop::StatementAccess;
 using namespace sqlitebridge_test;
 
 namespace {
@@ -555,9 +557,9 @@ TEST(HostileUse, EveryCallOnAMovedFromStatementFailsAndTheMovedToOneWorks) {
   EXPECT_FALSE(source.bindText(1, "lost", 4));
   EXPECT_FALSE(source.bind(std::vector<Value>{Value("lost")}));
   EXPECT_FALSE(source.bind(NamedValues{{"v", Value("lost")}}));
-  EXPECT_FALSE(source.beginNamedArguments());
-  EXPECT_EQ(source.matchNamedArgument("v", 1).count, 0);
-  EXPECT_FALSE(source.endNamedArguments());
+  EXPECT_FALSE(StatementAccess::beginNamedArguments(source));
+  EXPECT_EQ(StatementAccess::matchNamedArgument(source, "v", 1).count, 0);
+  EXPECT_FALSE(StatementAccess::endNamedArguments(source));
   EXPECT_FALSE(source.clearBindings());
   EXPECT_EQ(source.step(), StepResult::Error);
   EXPECT_FALSE(source.reset());

@@ -8,15 +8,17 @@
 #include <vector>
 
 #include "TestSupport.hpp"
+#include <sqlitebridge/interop/Interop.hpp>
 
 using sqlitebridge::Database;
 using sqlitebridge::NamedValues;
-using sqlitebridge::ParameterMatch;
 using sqlitebridge::Row;
 using sqlitebridge::RowView;
 using sqlitebridge::Statement;
 using sqlitebridge::StepResult;
 using sqlitebridge::Value;
+using sqlitebridge::interop::ParameterMatch;
+using sqlitebridge::interop::StatementAccess;
 using namespace sqlitebridge_test;
 
 namespace {
@@ -197,10 +199,10 @@ TEST_F(NamedBinding, StatementBindFailuresAreReportedOnTheDatabase) {
 TEST_F(NamedBinding, BeginMatchEndDriveNamedBindingByHand) {
   Statement stmt = db_.prepare("SELECT :id, @id, $id, :other");
   ASSERT_TRUE(stmt.isValid()) << db_.error();
-  ASSERT_TRUE(stmt.beginNamedArguments()) << db_.error();
+  ASSERT_TRUE(StatementAccess::beginNamedArguments(stmt)) << db_.error();
 
   const std::string id = "id";
-  const ParameterMatch all = stmt.matchNamedArgument(id.data(), id.size());
+  const ParameterMatch all = StatementAccess::matchNamedArgument(stmt, id.data(), id.size());
   ASSERT_EQ(all.count, 3);
   EXPECT_EQ(all.index(0), 1);
   EXPECT_EQ(all.index(1), 2);
@@ -212,12 +214,12 @@ TEST_F(NamedBinding, BeginMatchEndDriveNamedBindingByHand) {
 
   // The key need not be NUL-terminated: only `size` bytes count.
   const char buffer[] = ":otherwise";
-  const ParameterMatch other = stmt.matchNamedArgument(buffer, 6);
+  const ParameterMatch other = StatementAccess::matchNamedArgument(stmt, buffer, 6);
   ASSERT_EQ(other.count, 1);
   EXPECT_EQ(other.index(0), 4);
   ASSERT_TRUE(stmt.bind(other.index(0), "o"));
 
-  ASSERT_TRUE(stmt.endNamedArguments()) << db_.error();
+  ASSERT_TRUE(StatementAccess::endNamedArguments(stmt)) << db_.error();
   ASSERT_EQ(stmt.step(), StepResult::Row) << db_.error();
   EXPECT_EQ(stmt.columnValue(0), Value(5));
   EXPECT_EQ(stmt.columnValue(1), Value(6));
@@ -228,8 +230,8 @@ TEST_F(NamedBinding, BeginMatchEndDriveNamedBindingByHand) {
 TEST_F(NamedBinding, SameNameUnderTwoPrefixesMatchesBothParameters) {
   Statement stmt = db_.prepare("SELECT :id, @id");
   ASSERT_TRUE(stmt.isValid()) << db_.error();
-  ASSERT_TRUE(stmt.beginNamedArguments());
-  const ParameterMatch match = stmt.matchNamedArgument("id", 2);
+  ASSERT_TRUE(StatementAccess::beginNamedArguments(stmt));
+  const ParameterMatch match = StatementAccess::matchNamedArgument(stmt, "id", 2);
   EXPECT_EQ(match.count, 2);
   EXPECT_EQ(match.index(0), 1);
   EXPECT_EQ(match.index(1), 2);
@@ -239,49 +241,49 @@ TEST_F(NamedBinding, SameNameUnderTwoPrefixesMatchesBothParameters) {
 TEST_F(NamedBinding, MatchFailuresGiveCountZeroAndARangeError) {
   Statement stmt = db_.prepare("SELECT :id, @id, :name");
   ASSERT_TRUE(stmt.isValid()) << db_.error();
-  ASSERT_TRUE(stmt.beginNamedArguments());
+  ASSERT_TRUE(StatementAccess::beginNamedArguments(stmt));
 
-  const ParameterMatch unknown = stmt.matchNamedArgument("nope", 4);
+  const ParameterMatch unknown = StatementAccess::matchNamedArgument(stmt, "nope", 4);
   EXPECT_EQ(unknown.count, 0);
   expectRangeError({"\"nope\"", ":id, @id, :name"}, "SELECT :id, @id, :name");
 
-  const ParameterMatch prefixed = stmt.matchNamedArgument("@id", 3);
+  const ParameterMatch prefixed = StatementAccess::matchNamedArgument(stmt, "@id", 3);
   ASSERT_EQ(prefixed.count, 1);
   EXPECT_EQ(prefixed.index(0), 2);
   // "id" now also reaches @id, which "@id" already filled.
-  const ParameterMatch again = stmt.matchNamedArgument("id", 2);
+  const ParameterMatch again = StatementAccess::matchNamedArgument(stmt, "id", 2);
   EXPECT_EQ(again.count, 0);
   expectRangeError({"\"id\"", "twice", "@id"}, "SELECT :id, @id, :name");
 
   // A key holding a NUL byte never matches (SQLite names cannot hold one).
-  const ParameterMatch withNul = stmt.matchNamedArgument("name\0x", 6);
+  const ParameterMatch withNul = StatementAccess::matchNamedArgument(stmt, "name\0x", 6);
   EXPECT_EQ(withNul.count, 0);
   EXPECT_EQ(db_.lastError().code, SQLITE_RANGE);
 
   // An empty key matches nothing.
-  EXPECT_EQ(stmt.matchNamedArgument("", 0).count, 0);
+  EXPECT_EQ(StatementAccess::matchNamedArgument(stmt, "", 0).count, 0);
   EXPECT_EQ(db_.lastError().code, SQLITE_RANGE);
 }
 
 TEST_F(NamedBinding, EndNamesTheFirstParameterNoArgumentFilled) {
   Statement stmt = db_.prepare("SELECT :a, :b, :c");
   ASSERT_TRUE(stmt.isValid()) << db_.error();
-  ASSERT_TRUE(stmt.beginNamedArguments());
-  ASSERT_EQ(stmt.matchNamedArgument("a", 1).count, 1);
-  EXPECT_FALSE(stmt.endNamedArguments());
+  ASSERT_TRUE(StatementAccess::beginNamedArguments(stmt));
+  ASSERT_EQ(StatementAccess::matchNamedArgument(stmt, "a", 1).count, 1);
+  EXPECT_FALSE(StatementAccess::endNamedArguments(stmt));
   expectRangeError({"no argument for parameter :b"}, "SELECT :a, :b, :c");
   // Beginning again forgets what was matched.
-  ASSERT_TRUE(stmt.beginNamedArguments());
-  ASSERT_EQ(stmt.matchNamedArgument("a", 1).count, 1);
-  ASSERT_EQ(stmt.matchNamedArgument("b", 1).count, 1);
-  ASSERT_EQ(stmt.matchNamedArgument("c", 1).count, 1);
-  EXPECT_TRUE(stmt.endNamedArguments()) << db_.error();
+  ASSERT_TRUE(StatementAccess::beginNamedArguments(stmt));
+  ASSERT_EQ(StatementAccess::matchNamedArgument(stmt, "a", 1).count, 1);
+  ASSERT_EQ(StatementAccess::matchNamedArgument(stmt, "b", 1).count, 1);
+  ASSERT_EQ(StatementAccess::matchNamedArgument(stmt, "c", 1).count, 1);
+  EXPECT_TRUE(StatementAccess::endNamedArguments(stmt)) << db_.error();
 }
 
 TEST_F(NamedBinding, BeginRefusesPositionalParameters) {
   Statement stmt = db_.prepare("SELECT :a, ?");
   ASSERT_TRUE(stmt.isValid()) << db_.error();
-  EXPECT_FALSE(stmt.beginNamedArguments());
+  EXPECT_FALSE(StatementAccess::beginNamedArguments(stmt));
   expectRangeError({"parameter 2", "positional"}, "SELECT :a, ?");
 }
 

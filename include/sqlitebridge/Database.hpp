@@ -23,9 +23,9 @@
 namespace sqlitebridge {
 
 class Connection;
-
-/// A list of strings (column names); named so Swift can make one.
-using StringList = std::vector<std::string>;
+namespace interop {
+struct DatabaseAccess;
+}  // namespace interop
 
 /// One SQLite connection.
 ///
@@ -123,15 +123,6 @@ class Database {
   Statement cachedStatement(const std::string& sql) noexcept;
   /// `cachedStatement` for `size` bytes of UTF-8 SQL at `utf8`.
   Statement cachedStatement(const void* utf8, std::size_t size) noexcept;
-  /// `cachedStatement` for a caller that binds every parameter before
-  /// stepping (checking the count with `expectArgumentCount`, or naming them
-  /// all between `beginNamedArguments` and `endNamedArguments`), as
-  /// `execute` and the Swift facade do: the values an earlier use bound are
-  /// not cleared first, which saves a pass over the parameters per call.
-  Statement cachedStatementForArguments(const void* utf8, std::size_t size) noexcept;
-  /// `cachedStatementForArguments` into `statement` (replacing what it
-  /// held), for callers that keep one statement variable; false on failure.
-  bool cachedStatementForArguments(const void* utf8, std::size_t size, Statement& statement) noexcept;
   /// Checks that `sql` is exactly one valid statement (as `prepare` does)
   /// without running it.
   bool validate(const std::string& sql) noexcept;
@@ -289,7 +280,14 @@ class Database {
   sqlite3* handle() const noexcept;
 
  private:
+  friend struct interop::DatabaseAccess;
   explicit Database(std::shared_ptr<Connection> connection) noexcept;
+  // `cachedStatement` for a caller that binds every parameter before
+  // stepping, as `execute` and the Swift facade do: the values an earlier
+  // use bound are not cleared first, which saves a pass over the parameters
+  // per call. The second form lends into `statement`, replacing what it held.
+  Statement cachedStatementForArguments(const void* utf8, std::size_t size) noexcept;
+  bool cachedStatementForArguments(const void* utf8, std::size_t size, Statement& statement) noexcept;
   enum class Caching { None, Cached, CachedForArguments };
   Statement prepareText(const char* sql, std::size_t size, Caching caching) noexcept;
   bool finishEarlyStop() noexcept;

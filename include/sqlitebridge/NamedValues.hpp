@@ -41,17 +41,4 @@ class NamedValues {
   std::vector<value_type> values_;
 };
 
-/// The parameters one named argument fills: up to three, when the same name
-/// appears with different prefixes (`:id`, `@id`, `$id`). Indexes are 1-based.
-struct ParameterMatch {
-  /// How many parameters matched (0 means none: an error was recorded).
-  int count = 0;
-  int first = 0;
-  int second = 0;
-  int third = 0;
-
-  /// The `i`-th matching parameter index, for `i` below `count`.
-  int index(int i) const noexcept { return i == 0 ? first : i == 1 ? second : third; }
-};
-
 }  // namespace sqlitebridge

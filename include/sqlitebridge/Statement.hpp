@@ -23,6 +23,11 @@ namespace sqlitebridge {
 class Connection;
 class RowView;
 class StatementCache;
+struct StatementCacheEntry;
+namespace interop {
+struct ParameterMatch;
+struct StatementAccess;
+}  // namespace interop
 
 /// What one `Statement::step` did.
 enum class StepResult {
@@ -185,20 +190,6 @@ class Statement {
     return bind(NamedValues(arguments));
   }
 
-  // Named binding driven by the caller (as the Swift facade does): begin,
-  // then match each argument's name and bind the indexes it returns, then
-  // end. `bind(const NamedValues&)` is these three steps.
-  /// Starts named binding; fails with SQLITE_RANGE when a parameter is
-  /// positional (`?` or `?NNN`).
-  bool beginNamedArguments() noexcept;
-  /// The parameters the argument called `key` (`size` bytes of UTF-8, with
-  /// or without its `:`/`@`/`$` prefix) fills. A key that matches no
-  /// parameter, or one already filled, fails with SQLITE_RANGE (count 0).
-  ParameterMatch matchNamedArgument(const void* key, std::size_t size) noexcept;
-  /// Finishes named binding; fails with SQLITE_RANGE naming the first
-  /// parameter no argument filled.
-  bool endNamedArguments() noexcept;
-
   /// Sets every parameter back to NULL.
   bool clearBindings() noexcept;
 
@@ -271,12 +262,6 @@ class Statement {
   /// The whole current row, copied.
   Row row() const noexcept;
 
-  /// Records that column `index` of the current row does not convert to
-  /// `typeName` (SQLITE_MISMATCH, naming the column and its value) where
-  /// the database's `lastError()` reports it; returns false. Used by typed
-  /// readers such as `RowView::get`.
-  bool failConversion(int index, const char* typeName) const noexcept;
-
   /// The underlying handle, for calling sqlite3 directly from C++; null when
   /// invalid. The statement still owns it.
   sqlite3_stmt* handle() const noexcept { return stmt_; }
@@ -292,8 +277,19 @@ class Statement {
  private:
   friend class Database;
   friend class RowView;
+  friend struct interop::StatementAccess;
+  // Named binding in three steps (interop::StatementAccess documents them);
+  // `bind(const NamedValues&)` is these three.
+  bool beginNamedArguments() noexcept;
+  interop::ParameterMatch matchNamedArgument(const void* key, std::size_t size) noexcept;
+  bool endNamedArguments() noexcept;
+  // Records that column `index` of the current row does not convert to
+  // `typeName` (SQLITE_MISMATCH, naming the column and its value) where the
+  // database's `lastError()` reports it; returns false. For RowView::get.
+  bool failConversion(int index, const char* typeName) const noexcept;
   friend class StatementCache;
-  Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt, void* cacheEntry) noexcept;
+  friend struct StatementCacheEntry;
+  Statement(std::shared_ptr<Connection> connection, sqlite3_stmt* stmt, StatementCacheEntry* cacheEntry) noexcept;
   void release() noexcept;
   bool fail(int code, const std::string& message) const noexcept;
   bool check(int resultCode) noexcept;
@@ -325,9 +321,9 @@ class Statement {
 
   std::shared_ptr<Connection> connection_;
   sqlite3_stmt* stmt_ = nullptr;
-  void* cacheEntry_ = nullptr;    // where to return a statement lent by the cache
-  bool boundLargeValue_ = false;  // release bindings on return, not on reuse
-  bool trackingBinds_ = false;    // a bind callback is running
+  StatementCacheEntry* cacheEntry_ = nullptr;  // where to return a statement lent by the cache
+  bool boundLargeValue_ = false;               // release bindings on return, not on reuse
+  bool trackingBinds_ = false;                 // a bind callback is running
   // What few statements need (named binding, copied rows' column names),
   // made on first use, kept by the cache entry for a cached statement. One
   // pointer keeps a move cheap.
