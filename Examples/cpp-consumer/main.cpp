@@ -135,6 +135,13 @@ void inMemory() {
   sb::Row count;
   EXPECT_OK(db, db.execute("SELECT count(*) AS n FROM notes", count));
   EXPECT(count.value("n").asInteger() == 2);
+  // Row::get: exact typed reads on a copied row (Value::as... is lossy).
+  std::int64_t n = 0;
+  std::string text;
+  sb::Error readError;
+  EXPECT(count.get("n", n) && n == 2);
+  EXPECT(!count.get(0, text, &readError) && readError.is(sb::ResultCode::Mismatch));
+  EXPECT(!count.get("absent", n, &readError) && readError.is(sb::ResultCode::Range));
 
   // execute(sql): no rows wanted.
   EXPECT_OK(db, db.execute("UPDATE notes SET body = 'changed'"));

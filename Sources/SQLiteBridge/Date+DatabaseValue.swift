@@ -32,7 +32,7 @@ extension Date: DatabaseValueConvertible {
   public static func fromDatabaseValue(_ value: DatabaseValue) -> Date? {
     switch value {
     case .text(let text):
-      return DatabaseDateFormat.unixMilliseconds(text: text).map(DatabaseDateFormat.date(unixMilliseconds:))
+      return DatabaseDateFormat.date(text: text)
     case .integer(let seconds):
       return DatabaseDateFormat.date(unixSeconds: seconds)
     case .real(let julianDay):

@@ -1,14 +1,20 @@
 #pragma once
 
+#include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "ColumnView.hpp"
+#include "Date.hpp"
+#include "Uuid.hpp"
 #include "Value.hpp"
 
 namespace sqlitebridge {
@@ -121,6 +127,61 @@ struct ColumnDecoder<Value> {
   }
 };
 
+/// A date, to the millisecond, with the rules of the Swift facade's `Date`:
+/// text as `parseDateText` reads it (`yyyy-MM-dd`, optionally a time, a
+/// fraction and a `Z` or `±HH:mm` offset), an integer as Unix seconds
+/// (`dateFromUnixSeconds`), a real as a Julian day number
+/// (`dateFromJulianDay`). Fails for other text, a blob or NULL, for a number
+/// out of range, and for a date that `std::chrono::system_clock` cannot hold
+/// (with nanosecond ticks, as on Linux, about 292 years either side of
+/// 1970; see `timePointFromUnixMilliseconds`).
+template <>
+struct ColumnDecoder<std::chrono::system_clock::time_point> {
+  static bool decode(const ColumnView& view, std::chrono::system_clock::time_point& out) noexcept {
+    std::int64_t milliseconds = 0;
+    switch (view.type) {
+      case ValueType::Text:
+        if (!parseDateText(view.bytes, view.size, milliseconds)) return false;
+        break;
+      case ValueType::Integer:
+        if (!dateFromUnixSeconds(view.integer, milliseconds)) return false;
+        break;
+      case ValueType::Real:
+        if (!dateFromJulianDay(view.real, milliseconds)) return false;
+        break;
+      case ValueType::Null:
+      case ValueType::Blob:
+        return false;
+    }
+    return timePointFromUnixMilliseconds(milliseconds, out);
+  }
+};
+
+/// A UUID, with the rules of the Swift facade's `UUID`: a blob of exactly 16
+/// bytes (RFC 4122 order), or text in the 36-character form
+/// `Uuid::fromString` reads (either case). Fails for a blob of another
+/// length, other text, a number or NULL.
+template <>
+struct ColumnDecoder<Uuid> {
+  static bool decode(const ColumnView& view, Uuid& out) noexcept {
+    if (view.type == ValueType::Blob) {
+      std::array<std::uint8_t, 16> bytes;
+      if (view.size != bytes.size()) return false;
+      std::memcpy(bytes.data(), view.bytes, bytes.size());
+      out = Uuid(bytes);
+      return true;
+    }
+    if (view.type == ValueType::Text) {
+      const std::optional<Uuid> uuid =
+          Uuid::fromString(std::string_view(static_cast<const char*>(view.bytes), view.size));
+      if (!uuid) return false;
+      out = *uuid;
+      return true;
+    }
+    return false;
+  }
+};
+
 /// NULL reads as an empty optional; anything else as `T` does.
 template <typename T>
 struct ColumnDecoder<std::optional<T>> {
@@ -136,7 +197,8 @@ struct ColumnDecoder<std::optional<T>> {
   }
 };
 
-/// The type's name in conversion errors ("int32", "double", "string", ...).
+/// The type's name in conversion errors ("int32", "double", "string",
+/// "date", "uuid", ...).
 template <typename T>
 struct DecodedTypeName {
   static constexpr const char* value() noexcept {
@@ -155,6 +217,10 @@ struct DecodedTypeName {
       return "string";
     } else if constexpr (std::is_same_v<T, std::vector<std::uint8_t>>) {
       return "blob";
+    } else if constexpr (std::is_same_v<T, std::chrono::system_clock::time_point>) {
+      return "date";
+    } else if constexpr (std::is_same_v<T, Uuid>) {
+      return "uuid";
     } else {
       return "the requested type";
     }

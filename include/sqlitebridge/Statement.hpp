@@ -2,6 +2,7 @@
 
 #include "SQLite.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -13,9 +14,11 @@
 #include <vector>
 
 #include "ColumnView.hpp"
+#include "Date.hpp"
 #include "Error.hpp"
 #include "NamedValues.hpp"
 #include "Row.hpp"
+#include "Uuid.hpp"
 #include "Value.hpp"
 
 namespace sqlitebridge {
@@ -169,6 +172,14 @@ class Statement {
   bool bind(int index, const std::vector<std::uint8_t>& blob) noexcept {
     return bindBlob(index, blob.data(), blob.size());
   }
+  /// Binds the date text of `time` (`formatDateText`, UTC), rounded to the
+  /// nearest millisecond as `unixMillisecondsOf` rounds it, exactly the text
+  /// `Value(time)` holds. The text is formatted without allocating; binding
+  /// fails as `bindText` does.
+  bool bind(int index, std::chrono::system_clock::time_point time) noexcept;
+  /// Binds the UUID's 16 bytes as a blob, in RFC 4122 order (as
+  /// `Value(uuid)` holds them); fails as `bindBlob` does.
+  bool bind(int index, const Uuid& uuid) noexcept { return bindBlob(index, uuid.bytes().data(), uuid.bytes().size()); }
   /// Binds the value, or NULL when empty.
   template <typename T>
   bool bind(int index, const std::optional<T>& value) noexcept {

@@ -1,11 +1,14 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "Uuid.hpp"
 
 namespace sqlitebridge {
 
@@ -43,6 +46,14 @@ class Value {
   Value(std::string text) noexcept;
   /// NUL-terminated UTF-8 text; a null pointer makes a NULL value.
   Value(const char* text);
+  /// The date text of `time` (`formatDateText`, e.g.
+  /// `2024-03-05 12:34:56.789`, UTC), rounded to the nearest millisecond as
+  /// `unixMillisecondsOf` rounds it (a tie to the even millisecond). Throws
+  /// std::bad_alloc when the text cannot be stored.
+  Value(std::chrono::system_clock::time_point time);
+  /// A blob of the UUID's 16 bytes, in RFC 4122 order (`Uuid::bytes()`).
+  /// Throws std::bad_alloc when the bytes cannot be stored.
+  Value(const Uuid& uuid);
   /// A blob holding `bytes` (zero-length is a blob, not NULL).
   static Value fromBlob(std::vector<std::uint8_t> bytes);
   /// A blob holding `size` bytes copied from `bytes`.

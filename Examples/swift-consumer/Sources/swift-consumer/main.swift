@@ -161,4 +161,27 @@ store.statementCacheCapacity = 8
 check(store.statementCacheCapacity == 8, "statementCacheCapacity")
 store.clearStatementCache()
 
+// Prepared statements, firstRow and RowCursor (issue 10), and the busy
+// timeout (issue 9).
+let select = try store.makeStatement("SELECT title FROM notes WHERE id = ?")
+check(select.sql == "SELECT title FROM notes WHERE id = ?" && select.parameterCount == 1, "Statement.sql")
+check(select.parameterNames == [nil] && select.columnNames == ["title"] && select.isReadOnly, "Statement metadata")
+check(try select.execute([2]) == [["title": "b"]] && (try select.rows([3]))[0]["title"] == "c", "Statement runs")
+var selected = 0
+try select.forEachRow([1]) { _ in selected += 1 }
+check(selected == 1, "Statement.forEachRow")
+let namedStatement = try store.makeStatement("SELECT :a + 1 AS b")
+check(try namedStatement.execute(["a": 1]) == [["b": 2]], "Statement with named arguments")
+check(try store.makeStatements("SELECT 1; SELECT 2").count == 2, "makeStatements")
+check(try store.firstRow("SELECT id FROM notes ORDER BY id DESC")?["id"] == 3, "firstRow")
+let cursor = try store.cursor("SELECT id FROM notes WHERE id > ? ORDER BY id", [1])
+var cursorIDs: [Int] = []
+while let row = try cursor.next() { cursorIDs.append(try row.get("id", as: Int.self)) }
+check(cursorIDs == [2, 3] && cursor.columnNames == ["id"], "RowCursor")
+var configuration = Configuration()
+configuration.busyTimeout = .milliseconds(250)
+let patient = try Database(path: ":memory:", configuration: configuration)
+check(patient.busyTimeout == .milliseconds(250) && store.busyTimeout == .seconds(5), "busyTimeout")
+check(ResultCode.constraintUnique.primary == .constraint, "ResultCode.primary")
+
 print("swift-consumer: every Swift contract name used and checked")
