@@ -1,4 +1,6 @@
+import CxxStdlib
 import SQLiteBridgeCore
+import SQLiteBridgeCore.Interop
 
 /// A Swift type that can be stored in, and read back from, one SQLite value.
 ///
@@ -63,23 +65,38 @@ extension DatabaseValue {
     }
   }
 
-  /// How conversion errors show the value: `NULL`, `integer 42`,
-  /// `real 2.5`, `text 'abc'` (cut after 40 characters), `a blob of 3
-  /// byte(s)` — the wording of the C++ core's `Statement::failConversion`.
+  /// How conversion errors show the value (`NULL`, `integer 42`,
+  /// `real 2.5`, `text 'abc'`, `a blob of 3 byte(s)`): the core's wording.
   var conversionDescription: String {
-    switch self {
-    case .null:
-      return "NULL"
-    case .integer(let integer):
-      return "integer \(integer)"
-    case .real(let real):
-      return "real \(real)"
-    case .text(let text):
-      return text.count > 40 ? "text '\(text.prefix(40))...'" : "text '\(text)'"
-    case .blob(let data):
-      return "a blob of \(data.count) byte(s)"
+    withColumnView { view in
+      var shown = std.string()
+      return sqlitebridge.interop.Conversions.describeValue(view, &shown) ? String(shown) : "a value"
     }
   }
+
+  /// The value as the core reads a column (`storageClass` overrides the
+  /// value's own, for a text column that Swift read as a blob), for `body`
+  /// only: text and blob bytes are lent, not copied.
+  func withColumnView<Result>(
+    storageClass: sqlitebridge.ValueType? = nil, _ body: (sqlitebridge.ColumnView) -> Result
+  ) -> Result {
+    func view(_ type: sqlitebridge.ValueType, _ bytes: UnsafeRawPointer?, _ size: Int) -> sqlitebridge.ColumnView {
+      sqlitebridge.ColumnView(type: type, integer: 0, real: 0, bytes: bytes, size: size)
+    }
+    switch self {
+    case .null:
+      return body(view(.Null, nil, 0))
+    case .integer(let integer):
+      return body(sqlitebridge.ColumnView(type: .Integer, integer: integer, real: 0, bytes: nil, size: 0))
+    case .real(let real):
+      return body(sqlitebridge.ColumnView(type: .Real, integer: 0, real: real, bytes: nil, size: 0))
+    case .text(var text):
+      return text.withUTF8 { body(view(storageClass ?? .Text, UnsafeRawPointer($0.baseAddress), $0.count)) }
+    case .blob(let data):
+      return data.withUnsafeBytes { body(view(storageClass ?? .Blob, $0.baseAddress, $0.count)) }
+    }
+  }
+
 }
 
 /// The conversion rules shared by `DatabaseValue` conversions and by
@@ -117,18 +134,18 @@ func conversionTypeName<T>(_ type: T.Type) -> String {
 
 extension DatabaseError {
   /// `.mismatch`: column `column` holds `value`, which does not
-  /// convert to `type`. Reading as a string a blob whose bytes are not valid
-  /// UTF-8 adds that such text reads as a blob (a copied `Row` no longer
-  /// knows whether the column held text or a blob).
+  /// convert to `type`, in the core's words. Reading as a string a blob
+  /// whose bytes are not valid UTF-8 adds that such text reads as a blob (a
+  /// copied `Row` no longer knows whether the column held text or a blob).
   @usableFromInline
   static func conversion<T>(column: String, value: DatabaseValue, type: T.Type, sql: String?) -> DatabaseError {
-    var shown = value.conversionDescription
+    var note = ""
     if case .blob(let bytes) = value, T.self == String.self || T.self == String?.self,
       bytes.withUnsafeBytes({ String._tryFromUTF8($0.bindMemory(to: UInt8.self)) }) == nil
     {
-      shown += " that is not valid UTF-8 (text that is not valid UTF-8 reads as a blob)"
+      note = "that is not valid UTF-8 (text that is not valid UTF-8 reads as a blob)"
     }
-    return conversion(column: column, shown: shown, type: type, sql: sql)
+    return conversion(column: column, value: value, storageClass: nil, note: note, type: type, sql: sql)
   }
 
   /// The conversion error for a column read straight from a statement,
@@ -138,31 +155,41 @@ extension DatabaseError {
   static func conversion<T>(
     column: String, value: DatabaseValue, storageClass: sqlitebridge.ValueType, type: T.Type, sql: String?
   ) -> DatabaseError {
-    if storageClass == .Text, case .blob(let bytes) = value {
-      return conversion(
-        column: column, shown: ColumnText.invalidDescription(byteCount: bytes.count), type: type, sql: sql)
+    if storageClass == .Text, case .blob = value {
+      return conversion(column: column, value: value, storageClass: .Text, note: "", type: type, sql: sql)
     }
     return conversion(column: column, value: value, type: type, sql: sql)
   }
 
-  /// `.mismatch` with the value already described.
-  static func conversion<T>(column: String, shown: String, type: T.Type, sql: String?) -> DatabaseError {
-    DatabaseError(
-      code: 20,
-      message: "column \"\(column)\" holds \(shown), which does not convert to " + conversionTypeName(type),
-      sql: sql)
+  /// `.mismatch` with the core's message.
+  private static func conversion<T>(
+    column: String, value: DatabaseValue, storageClass: sqlitebridge.ValueType?, note: String, type: T.Type,
+    sql: String?
+  ) -> DatabaseError {
+    let message = value.withColumnView(storageClass: storageClass) { view in
+      var message = std.string()
+      guard
+        sqlitebridge.interop.Conversions.failureMessage(
+          std.string(column), view, std.string(conversionTypeName(type)), std.string(note), &message)
+      else { return "column \"\(column)\" does not convert to \(conversionTypeName(type))" }
+      return String(message)
+    }
+    return DatabaseError(code: ResultCode.mismatch.rawValue, message: message, sql: sql)
   }
 
   /// `.range`: no column is named `name`.
   @usableFromInline
   static func missingColumn(_ name: String, sql: String?) -> DatabaseError {
-    DatabaseError(code: 25, message: "no column named \"\(name)\" in the row", sql: sql)
+    var message = std.string()
+    _ = sqlitebridge.interop.Conversions.missingColumnMessage(std.string(name), &message)
+    return DatabaseError(code: ResultCode.range.rawValue, message: String(message), sql: sql)
   }
 
   /// `.range`: column `index` does not exist.
   @usableFromInline
   static func columnIndexOutOfRange(_ index: Int, count: Int, sql: String?) -> DatabaseError {
-    DatabaseError(
-      code: 25, message: "column index \(index) is out of range: the row has \(count) column(s)", sql: sql)
+    var message = std.string()
+    _ = sqlitebridge.interop.Conversions.columnIndexOutOfRangeMessage(Int64(index), Int64(count), &message)
+    return DatabaseError(code: ResultCode.range.rawValue, message: String(message), sql: sql)
   }
 }

@@ -42,11 +42,6 @@ enum ColumnText {
     return String._tryFromUTF8(bytes)
   }
 
-  /// How conversion errors show a text column that is not valid UTF-8.
-  @usableFromInline
-  static func invalidDescription(byteCount: Int) -> String {
-    "text that is not valid UTF-8 (\(byteCount) byte(s); read it as Data for the exact bytes)"
-  }
 }
 
 extension sqlitebridge.Statement {

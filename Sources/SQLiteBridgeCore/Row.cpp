@@ -58,7 +58,7 @@ bool Row::failConversion(std::size_t index, const char* typeName, Error* error) 
                   [&] { return columnIndexOutOfRangeMessage(static_cast<long long>(index), values_.size()); });
   }
   return report(error, ResultCode::Mismatch,
-                [&] { return conversionFailureMessage(columnName(index), values_[index], typeName); });
+                [&] { return conversionFailureMessage(columnName(index), values_[index].view(), typeName); });
 }
 
 bool Row::failMissingColumn(const std::string& name, Error* error) noexcept {

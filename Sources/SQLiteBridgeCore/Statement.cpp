@@ -402,7 +402,7 @@ bool Statement::failConversion(int index, const char* typeName) const noexcept {
     if (index < 0 || index >= columnCount()) {
       return fail(SQLITE_RANGE, columnIndexOutOfRangeMessage(index, static_cast<std::size_t>(columnCount())));
     }
-    return fail(SQLITE_MISMATCH, conversionFailureMessage(columnName(index), columnValue(index), typeName));
+    return fail(SQLITE_MISMATCH, conversionFailureMessage(columnName(index), column(index), typeName));
   } catch (...) {
     return fail(SQLITE_MISMATCH, "a column does not convert to the requested type");
   }

@@ -73,4 +73,25 @@ struct DatabaseAccess {
   }
 };
 
+/// The wording of a failed typed read, which the core owns (`RowView::get`
+/// and `Row::get` say the same), for the Swift facade's own typed reads.
+struct Conversions {
+  /// Sets `message` to `column "v" holds <value>[ <note>], which does not
+  /// convert to <typeName>`, the value shown as the core shows it (reals as
+  /// SQLite prints them, text cut after 40 bytes on a character boundary,
+  /// text that is not valid UTF-8 by its size). False, with `message`
+  /// empty, only when memory runs out.
+  static bool failureMessage(const std::string& column, const ColumnView& value, const std::string& typeName,
+                             const std::string& note, std::string& message) noexcept;
+  /// How the same message shows `value` alone (`integer 42`, `real 2.5`,
+  /// ...), for messages of the facade's own (such as text that is not
+  /// JSON); false, with `shown` empty, only when memory runs out.
+  static bool describeValue(const ColumnView& value, std::string& shown) noexcept;
+  /// `no column named "x" in the row`; false only when memory runs out.
+  static bool missingColumnMessage(const std::string& name, std::string& message) noexcept;
+  /// `column index 7 is out of range: the row has 2 column(s)`; false only
+  /// when memory runs out.
+  static bool columnIndexOutOfRangeMessage(long long index, long long count, std::string& message) noexcept;
+};
+
 }  // namespace sqlitebridge::interop

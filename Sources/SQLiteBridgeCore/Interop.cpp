@@ -1,0 +1,49 @@
+// The out-of-line entry points of include/sqlitebridge/interop/Interop.hpp.
+#include "sqlitebridge/interop/Interop.hpp"
+
+#include "ConversionFailure.hpp"
+
+namespace sqlitebridge::interop {
+
+bool Conversions::failureMessage(const std::string& column, const ColumnView& value, const std::string& typeName,
+                                 const std::string& note, std::string& message) noexcept {
+  try {
+    message = conversionFailureMessage(column, value, typeName, note);
+    return true;
+  } catch (...) {
+    message.clear();
+    return false;
+  }
+}
+
+bool Conversions::describeValue(const ColumnView& value, std::string& shown) noexcept {
+  try {
+    shown = describeValueForConversion(value);
+    return true;
+  } catch (...) {
+    shown.clear();
+    return false;
+  }
+}
+
+bool Conversions::missingColumnMessage(const std::string& name, std::string& message) noexcept {
+  try {
+    message = sqlitebridge::missingColumnMessage(name);
+    return true;
+  } catch (...) {
+    message.clear();
+    return false;
+  }
+}
+
+bool Conversions::columnIndexOutOfRangeMessage(long long index, long long count, std::string& message) noexcept {
+  try {
+    message = sqlitebridge::columnIndexOutOfRangeMessage(index, count < 0 ? 0 : static_cast<std::size_t>(count));
+    return true;
+  } catch (...) {
+    message.clear();
+    return false;
+  }
+}
+
+}  // namespace sqlitebridge::interop
