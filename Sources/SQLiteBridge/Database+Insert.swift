@@ -25,24 +25,13 @@ extension Database {
     let storage = RowEncodingStorage(keyEncoding: keyEncoding)
     try value.encode(to: RowEncoder(storage: storage, codingPath: []))
     if let error = storage.error { throw error }
-    var sql = "INSERT INTO " + (try quotedIdentifier(table))
+    var sql = "INSERT INTO " + (try Identifier.quoted(table))
     if storage.columns.isEmpty {
       sql += " DEFAULT VALUES"
     } else {
-      sql += " (" + (try storage.columns.map(quotedIdentifier).joined(separator: ", ")) + ") VALUES ("
+      sql += " (" + (try storage.columns.map(Identifier.quoted).joined(separator: ", ")) + ") VALUES ("
       sql += repeatElement("?", count: storage.columns.count).joined(separator: ", ") + ")"
     }
     try execute(sql, storage.values)
-  }
-
-  /// `name` as a quoted SQL identifier: `"name"`, with `"` doubled.
-  ///
-  /// - Throws: `DatabaseError` with `.error` when `name` holds NUL, which
-  ///   would end the SQL text early.
-  func quotedIdentifier(_ name: String) throws -> String {
-    guard !name.utf8.contains(0) else {
-      throw DatabaseError(code: 1, message: "the identifier \"\(name)\" holds a NUL character")
-    }
-    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 }

@@ -1,3 +1,7 @@
+import CxxStdlib
+import SQLiteBridgeCore
+import SQLiteBridgeCore.Interop
+
 /// One result row: every column in SQL order, duplicates kept, each named as
 /// the SQL names it (the alias if there is one).
 public struct Row: Sendable, Hashable {
@@ -43,16 +47,28 @@ public struct Row: Sendable, Hashable {
   }
 }
 
-/// SQL identifier comparison: equal but for ASCII case.
+/// SQL identifiers, compared and quoted by the core's rules.
 enum Identifier {
+  /// Whether `a` and `b` name the same column or table: equal but for ASCII
+  /// case (the core's `sameIdentifier`).
   static func same(_ a: String, _ b: String) -> Bool {
-    let x = a.utf8
-    let y = b.utf8
-    guard x.count == y.count else { return false }
-    return zip(x, y).allSatisfy { lower($0) == lower($1) }
+    var a = a
+    var b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in sqlitebridge.interop.Identifiers.same(x.baseAddress, x.count, y.baseAddress, y.count) }
+    }
   }
 
-  private static func lower(_ byte: UInt8) -> UInt8 {
-    byte >= 65 && byte <= 90 ? byte + 32 : byte
+  /// `name` as a quoted SQL identifier: `"name"`, with `"` doubled.
+  ///
+  /// - Throws: `DatabaseError` with `.error` when `name` holds NUL, which
+  ///   would end the SQL text early.
+  static func quoted(_ name: String) throws -> String {
+    var quoted = std.string()
+    var problem = std.string()
+    guard sqlitebridge.interop.Identifiers.quote(std.string(name), &quoted, &problem) else {
+      throw DatabaseError(code: ResultCode.error.rawValue, message: String(problem))
+    }
+    return String(quoted)
   }
 }

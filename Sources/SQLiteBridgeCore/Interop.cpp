@@ -1,9 +1,34 @@
 // The out-of-line entry points of include/sqlitebridge/interop/Interop.hpp.
 #include "sqlitebridge/interop/Interop.hpp"
 
+#include <string_view>
+
 #include "ConversionFailure.hpp"
+#include "SqlText.hpp"
 
 namespace sqlitebridge::interop {
+
+bool Identifiers::same(const void* a, std::size_t aSize, const void* b, std::size_t bSize) noexcept {
+  return sameIdentifier(std::string_view(a != nullptr ? static_cast<const char*>(a) : "", aSize),
+                        std::string_view(b != nullptr ? static_cast<const char*>(b) : "", bSize));
+}
+
+bool Identifiers::quote(const std::string& name, std::string& quoted, std::string& problem) noexcept {
+  quoted.clear();
+  problem.clear();
+  try {
+    if (name.find('\0') != std::string::npos) {
+      problem = "the identifier \"" + name + "\" holds a NUL character";
+      return false;
+    }
+    quoted = quoteIdentifier(name);
+    return true;
+  } catch (...) {
+    quoted.clear();
+    problem.clear();
+    return false;
+  }
+}
 
 bool Conversions::failureMessage(const std::string& column, const ColumnView& value, const std::string& typeName,
                                  const std::string& note, std::string& message) noexcept {

@@ -73,6 +73,18 @@ struct DatabaseAccess {
   }
 };
 
+/// SQL identifiers as the core compares and quotes them.
+struct Identifiers {
+  /// Whether two identifiers (`aSize` and `bSize` bytes of UTF-8) are the
+  /// same to SQLite: equal but for ASCII case.
+  static bool same(const void* a, std::size_t aSize, const void* b, std::size_t bSize) noexcept;
+  /// Sets `quoted` to `name` as a double-quoted SQL identifier (`"a""b"` for
+  /// `a"b`), so that any name stays a name. False when `name` holds NUL
+  /// (SQLite's text would end there), with `problem` saying so, or when
+  /// memory runs out (`problem` empty).
+  static bool quote(const std::string& name, std::string& quoted, std::string& problem) noexcept;
+};
+
 /// The wording of a failed typed read, which the core owns (`RowView::get`
 /// and `Row::get` say the same), for the Swift facade's own typed reads.
 struct Conversions {
