@@ -155,10 +155,14 @@ extension DatabaseError {
   static func conversion<T>(
     column: String, value: DatabaseValue, storageClass: sqlitebridge.ValueType, type: T.Type, sql: String?
   ) -> DatabaseError {
-    if storageClass == .Text, case .blob = value {
-      return conversion(column: column, value: value, storageClass: .Text, note: "", type: type, sql: sql)
+    switch (storageClass, value) {
+    case (.Text, .blob), (.Blob, .blob):
+      // Known: text that is not valid UTF-8 (read as a blob), or a real
+      // blob; either way the core names it, and no note is needed.
+      return conversion(column: column, value: value, storageClass: storageClass, note: "", type: type, sql: sql)
+    default:
+      return conversion(column: column, value: value, type: type, sql: sql)
     }
-    return conversion(column: column, value: value, type: type, sql: sql)
   }
 
   /// `.mismatch` with the core's message.

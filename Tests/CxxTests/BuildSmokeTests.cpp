@@ -21,11 +21,3 @@ TEST(BuildSmoke, InMemoryDatabaseComputesAnExpression) {
   EXPECT_EQ(rows[0].columnName(0), "two");
   EXPECT_EQ(rows[0].value(0).asInteger(), 2);
 }
-
-TEST(BuildSmoke, FixturesDirectoryIsDefinedByTheBuild) {
-#ifdef SQLITEBRIDGE_FIXTURES_DIR
-  EXPECT_NE(std::string(SQLITEBRIDGE_FIXTURES_DIR).find("Tests/Fixtures"), std::string::npos);
-#else
-  FAIL() << "SQLITEBRIDGE_FIXTURES_DIR is not defined";
-#endif
-}
