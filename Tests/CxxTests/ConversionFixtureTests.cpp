@@ -48,6 +48,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "FixtureSupport.hpp"
+
 using sqlitebridge::Database;
 using sqlitebridge::DecodedTypeName;
 using sqlitebridge::Error;
@@ -57,6 +59,8 @@ using sqlitebridge::RowView;
 using sqlitebridge::Uuid;
 using sqlitebridge::Value;
 using sqlitebridge::ValueType;
+using sqlitebridge_test::isValidUtf8;
+using sqlitebridge_test::jsonString;
 
 namespace {
 
@@ -79,63 +83,6 @@ const char* const kAbout =
     "the C++ read of it fails.";
 
 // ---- JSON text -------------------------------------------------------------
-
-bool isValidUtf8(const std::string& text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    std::uint32_t codePoint = 0;
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    } else if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-      codePoint = lead & 0x1F;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      codePoint = lead & 0x0F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      codePoint = lead & 0x07;
-    } else {
-      return false;
-    }
-    if (text.size() - i < length) return false;
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) return false;
-      codePoint = (codePoint << 6) | (next & 0x3F);
-    }
-    const std::uint32_t smallest = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
-    if (codePoint < smallest || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) return false;
-    i += length;
-  }
-  return true;
-}
-
-// A JSON string literal. UTF-8 passes through; text that is not valid UTF-8
-// (which no case stores, and which no message should hold) is escaped byte by
-// byte so that the file stays valid JSON, and the caller reports it.
-std::string jsonString(const std::string& text) {
-  const bool valid = isValidUtf8(text);
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\\') {
-      out += "\\\\";
-    } else if (byte < 0x20 || byte == 0x7F || (!valid && byte >= 0x80)) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string realText(double real) {
   char text[64];
