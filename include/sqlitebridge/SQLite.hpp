@@ -1,26 +1,21 @@
-// The sqlite3 C API as the core sees it, plus the attributes the core's
-// headers need. Every other public header includes this one first.
+// The sqlite3 C API as the core sees it, plus the two attributes the core's
+// headers use. Every other public header includes this one first.
 #pragma once
 
-// A C++ client gets SQLite's own declarations. Only Swift's importer (which
-// defines __swift__) takes the interop header that declares them
-// non-throwing first, so that Swift inlines the core's accessors; see there.
+// Swift's importer (which defines __swift__) takes the interop header first:
+// sqlite3 declared non-throwing and the Swift attributes (see there). A C++
+// client gets SQLite's own declarations and the plain attributes below.
 #if defined(__swift__)
-#include "interop/NothrowSQLite.hpp"
+#include "interop/SwiftImport.hpp"
 #endif
 #include <sqlite3.h>
 
-// Inline accessors on the per-row hot path must be inlined into Swift callers.
+// An accessor on the per-row hot path (Statement::column, step, bind...):
+// inlined into the caller.
+#ifndef SQLITEBRIDGE_INLINE
 #define SQLITEBRIDGE_INLINE inline __attribute__((always_inline))
-
-// A method that returns a borrowed view (pointers into a statement's current
-// row) is imported by Swift only when marked; the view is valid until the next
-// step, reset or finalize, as each such method documents.
-#if defined(__has_attribute)
-#if __has_attribute(swift_attr)
-#define SQLITEBRIDGE_BORROWED __attribute__((swift_attr("import_unsafe")))
 #endif
-#endif
+// Marks a method that returns a borrowed view (for Swift; nothing in C++).
 #ifndef SQLITEBRIDGE_BORROWED
 #define SQLITEBRIDGE_BORROWED
 #endif
