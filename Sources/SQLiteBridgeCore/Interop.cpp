@@ -51,6 +51,10 @@ bool Conversions::describeValue(const ColumnView& value, std::string& shown) noe
   }
 }
 
+bool Conversions::isValidUTF8(const void* bytes, std::size_t size) noexcept {
+  return sqlitebridge::isValidUTF8(bytes, size);
+}
+
 bool Conversions::missingColumnMessage(const std::string& name, std::string& message) noexcept {
   try {
     message = sqlitebridge::missingColumnMessage(name);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "TestSupport.hpp"
+#include "TypedReadSupport.hpp"
 
 using sqlitebridge::Database;
 using sqlitebridge::DecodedTypeName;
@@ -92,33 +93,8 @@ class Numbers {
   std::uint64_t state_ = 0x5EED;
 };
 
-class Dates : public ::testing::Test {
+class Dates : public TypedReads {
  protected:
-  void SetUp() override { ASSERT_TRUE(db_.isOpen()) << db_.error(); }
-
-  /// Reads column 0 of `sql`'s only row as `T` with RowView::get and with
-  /// Row::get (on a copy of the row) and expects both to give the same
-  /// outcome; the value, or nullopt when the reads failed.
-  template <typename T>
-  std::optional<T> read(const std::string& sql) {
-    std::optional<T> viaView;
-    Row copied;
-    int rows = 0;
-    db_.forEachRow(sql, [&](const RowView& row) {
-      ++rows;
-      copied = row.copy();
-      T value{};
-      if (row.get(0, value)) viaView = value;
-    });
-    EXPECT_EQ(rows, 1) << sql << ": " << db_.error();
-    std::optional<T> viaRow;
-    T value{};
-    if (copied.get(0, value)) viaRow = value;
-    EXPECT_EQ(viaView.has_value(), viaRow.has_value()) << sql;
-    if (viaView && viaRow) EXPECT_TRUE(*viaView == *viaRow) << sql;
-    return viaView;
-  }
-
   /// Reads `sql`'s value as a date: its milliseconds since 1970, or nullopt
   /// when it does not read. A date read is always a whole millisecond.
   std::optional<std::int64_t> readDate(const std::string& sql) {
@@ -133,27 +109,7 @@ class Dates : public ::testing::Test {
   /// and Row::get, with SQLITE_MISMATCH naming the column, `shown` and "date",
   /// and the output left alone.
   void expectDateMismatch(const std::string& sql, const std::string& shown) {
-    const TimePoint before = at(12'345);
-    Row copied;
-    db_.forEachRow(sql, [&](const RowView& row) {
-      copied = row.copy();
-      TimePoint value = before;
-      EXPECT_FALSE(row.get(0, value)) << sql;
-      EXPECT_TRUE(value == before) << "a failed get must leave the output alone: " << sql;
-      EXPECT_FALSE(row.get("v", value)) << sql;
-    });
-    const Error viewError = db_.lastError();
-    TimePoint value = before;
-    Error rowError;
-    EXPECT_FALSE(copied.get(0, value, &rowError)) << sql;
-    EXPECT_TRUE(value == before) << sql;
-    for (const Error& error : {viewError, rowError}) {
-      EXPECT_EQ(error.code, SQLITE_MISMATCH) << sql;
-      EXPECT_NE(error.message.find("\"v\""), std::string::npos) << error.message;
-      EXPECT_NE(error.message.find(shown), std::string::npos) << "'" << shown << "' not in: " << error.message;
-      EXPECT_NE(error.message.find("date"), std::string::npos) << error.message;
-    }
-    EXPECT_EQ(viewError.message, rowError.message);
+    expectMismatch<TimePoint>(sql, shown, "date", at(12'345));
   }
 
   /// The text and storage class Statement::bind(1, time) gives `SELECT ?`.
@@ -164,8 +120,6 @@ class Dates : public ::testing::Test {
     EXPECT_EQ(statement.columnValue(1).asText(), "text");
     return statement.columnValue(0).asText();
   }
-
-  Database db_ = Database::open(":memory:");
 };
 
 }  // namespace

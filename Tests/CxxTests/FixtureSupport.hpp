@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <sqlitebridge/interop/Interop.hpp>
+
 namespace sqlitebridge_test {
 
 /// The path of `name` in Tests/Fixtures/ (the build defines the folder).
@@ -19,39 +21,9 @@ inline bool writingFixtures() {
   return flag != nullptr && std::string(flag) == "1";
 }
 
-/// Whether `text` is well-formed UTF-8.
+/// Whether `text` is well-formed UTF-8 (the core's rule).
 inline bool isValidUtf8(const std::string& text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    std::uint32_t codePoint = 0;
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    } else if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-      codePoint = lead & 0x1F;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      codePoint = lead & 0x0F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      codePoint = lead & 0x07;
-    } else {
-      return false;
-    }
-    if (text.size() - i < length) return false;
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) return false;
-      codePoint = (codePoint << 6) | (next & 0x3F);
-    }
-    const std::uint32_t smallest = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
-    if (codePoint < smallest || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) return false;
-    i += length;
-  }
-  return true;
+  return sqlitebridge::interop::Conversions::isValidUTF8(text.data(), text.size());
 }
 
 // A JSON string literal. UTF-8 passes through; text that is not valid UTF-8

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "TestSupport.hpp"
+#include "TypedReadSupport.hpp"
 
 using sqlitebridge::Database;
 using sqlitebridge::DecodedTypeName;
@@ -27,60 +28,14 @@ const char* const kText = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F";
 constexpr std::array<std::uint8_t, 16> kBytes = {0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A,
                                                  0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F};
 
-class Uuids : public ::testing::Test {
+class Uuids : public TypedReads {
  protected:
-  void SetUp() override { ASSERT_TRUE(db_.isOpen()) << db_.error(); }
-
-  /// Reads column 0 of `sql`'s only row as `T` with RowView::get and with
-  /// Row::get (on a copy of the row) and expects both to give the same
-  /// outcome; the value, or nullopt when the reads failed.
-  template <typename T>
-  std::optional<T> read(const std::string& sql) {
-    std::optional<T> viaView;
-    Row copied;
-    int rows = 0;
-    db_.forEachRow(sql, [&](const RowView& row) {
-      ++rows;
-      copied = row.copy();
-      T value{};
-      if (row.get(0, value)) viaView = value;
-    });
-    EXPECT_EQ(rows, 1) << sql << ": " << db_.error();
-    std::optional<T> viaRow;
-    T value{};
-    if (copied.get(0, value)) viaRow = value;
-    EXPECT_EQ(viaView.has_value(), viaRow.has_value()) << sql;
-    if (viaView && viaRow) EXPECT_TRUE(*viaView == *viaRow) << sql;
-    return viaView;
-  }
-
   /// Expects `sql`'s value (column `v`) to be refused as a Uuid by
   /// RowView::get and Row::get, with SQLITE_MISMATCH naming the column,
   /// `shown` and "uuid", and the output left alone.
   void expectUuidMismatch(const std::string& sql, const std::string& shown) {
-    const Uuid before(kBytes);
-    Row copied;
-    db_.forEachRow(sql, [&](const RowView& row) {
-      copied = row.copy();
-      Uuid value = before;
-      EXPECT_FALSE(row.get(0, value)) << sql;
-      EXPECT_TRUE(value == before) << "a failed get must leave the output alone: " << sql;
-    });
-    const Error viewError = db_.lastError();
-    Uuid value = before;
-    Error rowError;
-    EXPECT_FALSE(copied.get(0, value, &rowError)) << sql;
-    EXPECT_TRUE(value == before) << sql;
-    for (const Error& error : {viewError, rowError}) {
-      EXPECT_EQ(error.code, SQLITE_MISMATCH) << sql;
-      EXPECT_NE(error.message.find("\"v\""), std::string::npos) << error.message;
-      EXPECT_NE(error.message.find(shown), std::string::npos) << "'" << shown << "' not in: " << error.message;
-      EXPECT_NE(error.message.find("uuid"), std::string::npos) << error.message;
-    }
-    EXPECT_EQ(viewError.message, rowError.message);
+    expectMismatch<Uuid>(sql, shown, "uuid", Uuid(kBytes));
   }
-
-  Database db_ = Database::open(":memory:");
 };
 
 }  // namespace

@@ -104,6 +104,9 @@ struct Conversions {
   /// `column index 7 is out of range: the row has 2 column(s)`; false only
   /// when memory runs out.
   static bool columnIndexOutOfRangeMessage(long long index, long long count, std::string& message) noexcept;
+  /// Whether `size` bytes at `bytes` are well-formed UTF-8 (what the core
+  /// shows as text, and not as "text that is not valid UTF-8").
+  static bool isValidUTF8(const void* bytes, std::size_t size) noexcept;
 };
 
 }  // namespace sqlitebridge::interop
