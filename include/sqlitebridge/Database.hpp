@@ -18,6 +18,7 @@
 #include "OpenMode.hpp"
 #include "Row.hpp"
 #include "Statement.hpp"
+#include "Transaction.hpp"
 #include "Value.hpp"
 
 namespace sqlitebridge {
@@ -265,6 +266,42 @@ class Database {
   int changes() const noexcept;
   /// True while a transaction is open.
   bool isInTransaction() const noexcept;
+
+  // MARK: Transactions and savepoints
+
+  /// BEGIN DEFERRED, IMMEDIATE or EXCLUSIVE. Fails with SQLite's error
+  /// inside an open transaction, or when the lock stays busy past the busy
+  /// timeout.
+  bool begin(TransactionKind kind = TransactionKind::Deferred) noexcept;
+  /// COMMIT. A failed COMMIT leaves the transaction open and the connection
+  /// usable.
+  bool commit() noexcept;
+  /// ROLLBACK. Fails when no transaction is open.
+  bool rollback() noexcept;
+  /// SAVEPOINT with `name` quoted (any name is just a name); SQLITE_MISUSE
+  /// when it holds NUL.
+  bool savepoint(const std::string& name) noexcept;
+  /// RELEASE SAVEPOINT `name`.
+  bool releaseSavepoint(const std::string& name) noexcept;
+  /// ROLLBACK TO SAVEPOINT `name` (the savepoint stays open).
+  bool rollbackToSavepoint(const std::string& name) noexcept;
+  /// Runs `body(Database&)` in a transaction of `kind`: when it returns true
+  /// the transaction commits; when it returns false it rolls back and
+  /// `inTransaction` returns false with `lastError()` clear. Inside an open
+  /// transaction it runs as a savepoint instead (`kind` is ignored). A failed
+  /// COMMIT rolls back and is reported; a C++ exception from `body` rolls
+  /// back and propagates.
+  template <typename Body>
+  bool inTransaction(Body&& body, TransactionKind kind = TransactionKind::Deferred);
+  /// Runs `body(Database&)` in a savepoint (a transaction when none is
+  /// open), as `inTransaction` does.
+  template <typename Body>
+  bool inSavepoint(Body&& body);
+  /// PRAGMA user_version into `version`.
+  bool userVersion(std::int64_t& version) noexcept;
+  /// PRAGMA user_version = `version`; SQLITE_RANGE when `version` does not
+  /// fit the 32-bit signed integer SQLite keeps there.
+  bool setUserVersion(std::int64_t version) noexcept;
   /// Makes statements wait up to `milliseconds` for another connection's
   /// lock before failing with SQLITE_BUSY; 0 (or less) fails at once. Every
   /// connection starts with `Configuration::busyTimeoutMilliseconds` (5000
@@ -281,6 +318,18 @@ class Database {
 
  private:
   friend struct interop::DatabaseAccess;
+  friend class Transaction;
+  friend class Savepoint;
+  // The two steps of every scoped transaction (inTransaction, inSavepoint,
+  // and the Swift facade's through interop): begin one of `kind`, or a
+  // savepoint (named in `savepointName`) when a transaction is open or
+  // `asSavepoint`; then finish it, committing (releasing) when `commit`,
+  // else rolling back. A failed commit or release rolls back and keeps its
+  // error; a rollback asked for clears the error.
+  bool beginScope(TransactionKind kind, bool asSavepoint, std::string& savepointName) noexcept;
+  bool finishScope(bool commit, const std::string& savepointName) noexcept;
+  std::string uniqueSavepointName() noexcept;
+  bool runControl(const std::string& sql) noexcept;
   explicit Database(std::shared_ptr<Connection> connection) noexcept;
   // `cachedStatement` for a caller that binds every parameter before
   // stepping, as `execute` and the Swift facade do: the values an earlier
@@ -307,6 +356,34 @@ bool Database::execute(const std::string& sql, Bind&& bind, OnRow&& onRow) {
   if (!statement.startTrackingBinds()) return false;
   if (!bind(statement)) return finishEarlyStop();
   return statement.finishTrackingBinds() && statement.forEachRow(std::forward<OnRow>(onRow));
+}
+
+template <typename Body>
+bool Database::inTransaction(Body&& body, TransactionKind kind) {
+  std::string savepointName;
+  if (!beginScope(kind, false, savepointName)) return false;
+  bool commit = false;
+  try {
+    commit = body(*this);
+  } catch (...) {
+    finishScope(false, savepointName);
+    throw;
+  }
+  return finishScope(commit, savepointName) && commit;
+}
+
+template <typename Body>
+bool Database::inSavepoint(Body&& body) {
+  std::string savepointName;
+  if (!beginScope(TransactionKind::Deferred, true, savepointName)) return false;
+  bool commit = false;
+  try {
+    commit = body(*this);
+  } catch (...) {
+    finishScope(false, savepointName);
+    throw;
+  }
+  return finishScope(commit, savepointName) && commit;
 }
 
 template <typename Body>

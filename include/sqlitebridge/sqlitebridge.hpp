@@ -13,5 +13,6 @@
 #include "OpenMode.hpp"
 #include "Row.hpp"
 #include "Statement.hpp"
+#include "Transaction.hpp"
 #include "Uuid.hpp"
 #include "Value.hpp"

@@ -67,6 +67,20 @@ struct DatabaseAccess {
                                                    Statement& statement) noexcept {
     return database.cachedStatementForArguments(utf8, size, statement);
   }
+  /// The first step of a scoped transaction (the one owner of their
+  /// sequencing, as `Database::inTransaction` uses it): begins a transaction
+  /// of `kind`, or a savepoint (named in `savepointName`) when one is open
+  /// or `asSavepoint`. False with the reason in `lastError()`.
+  static bool beginScope(Database& database, TransactionKind kind, bool asSavepoint,
+                         std::string& savepointName) noexcept {
+    return database.beginScope(kind, asSavepoint, savepointName);
+  }
+  /// The last step: commits (releases) when `commit`, else rolls back. A
+  /// failed commit rolls back and keeps its error; a rollback asked for
+  /// leaves the error clear.
+  static bool finishScope(Database& database, bool commit, const std::string& savepointName) noexcept {
+    return database.finishScope(commit, savepointName);
+  }
   /// The same, returning the lent statement (invalid on failure).
   static Statement cachedStatementForArguments(Database& database, const void* utf8, std::size_t size) noexcept {
     return database.cachedStatementForArguments(utf8, size);
