@@ -328,6 +328,9 @@ class Database {
   // error; a rollback asked for clears the error.
   bool beginScope(TransactionKind kind, bool asSavepoint, std::string& savepointName) noexcept;
   bool finishScope(bool commit, const std::string& savepointName) noexcept;
+  // inTransaction and inSavepoint: body between the two steps.
+  template <typename Body>
+  bool inScope(TransactionKind kind, bool asSavepoint, Body&& body);
   std::string uniqueSavepointName() noexcept;
   bool runControl(const std::string& sql) noexcept;
   explicit Database(std::shared_ptr<Connection> connection) noexcept;
@@ -360,22 +363,18 @@ bool Database::execute(const std::string& sql, Bind&& bind, OnRow&& onRow) {
 
 template <typename Body>
 bool Database::inTransaction(Body&& body, TransactionKind kind) {
-  std::string savepointName;
-  if (!beginScope(kind, false, savepointName)) return false;
-  bool commit = false;
-  try {
-    commit = body(*this);
-  } catch (...) {
-    finishScope(false, savepointName);
-    throw;
-  }
-  return finishScope(commit, savepointName) && commit;
+  return inScope(kind, false, std::forward<Body>(body));
 }
 
 template <typename Body>
 bool Database::inSavepoint(Body&& body) {
+  return inScope(TransactionKind::Deferred, true, std::forward<Body>(body));
+}
+
+template <typename Body>
+bool Database::inScope(TransactionKind kind, bool asSavepoint, Body&& body) {
   std::string savepointName;
-  if (!beginScope(TransactionKind::Deferred, true, savepointName)) return false;
+  if (!beginScope(kind, asSavepoint, savepointName)) return false;
   bool commit = false;
   try {
     commit = body(*this);
