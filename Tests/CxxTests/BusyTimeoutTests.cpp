@@ -224,14 +224,7 @@ TEST(BusyTimeoutWal, OpeningWhileOtherConnectionsWriteCheckpointAndCloseSucceeds
   constexpr int kOpens = 300;
   TempDir dir;
   const std::string path = dir / "wal.db";
-  {
-    Database setup = Database::open(path);
-    ASSERT_TRUE(setup.isOpen()) << setup.error();
-    Row mode;
-    ASSERT_TRUE(setup.execute("PRAGMA journal_mode = WAL", mode)) << setup.error();
-    ASSERT_EQ(mode.value(0).asText(), "wal");
-    ASSERT_TRUE(setup.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, payload BLOB)")) << setup.error();
-  }
+  ASSERT_NO_FATAL_FAILURE(makeWalDatabase(path, "CREATE TABLE t(id INTEGER PRIMARY KEY, payload BLOB)"));
   Failures failures;
   std::atomic<bool> openerDone{false};
   std::atomic<int> checkpoints{0};

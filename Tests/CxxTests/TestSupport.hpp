@@ -205,6 +205,23 @@ inline std::vector<std::string> snapshot(sqlitebridge::Database& db, const std::
   return lines;
 }
 
+/// Switches `db` to WAL mode; a fatal test failure when SQLite refuses (call
+/// it inside ASSERT_NO_FATAL_FAILURE).
+inline void switchToWal(sqlitebridge::Database& db) {
+  sqlitebridge::Row mode;
+  ASSERT_TRUE(db.execute("PRAGMA journal_mode = WAL", mode)) << db.error();
+  ASSERT_EQ(mode.value(0).asText(), "wal");
+}
+
+/// Creates the database at `path` in WAL mode and runs `createSQL` on it,
+/// then closes it; a fatal test failure when any step fails.
+inline void makeWalDatabase(const std::string& path, const std::string& createSQL) {
+  sqlitebridge::Database setup = sqlitebridge::Database::open(path);
+  ASSERT_TRUE(setup.isOpen()) << setup.error();
+  ASSERT_NO_FATAL_FAILURE(switchToWal(setup));
+  ASSERT_TRUE(setup.executeScript(createSQL)) << setup.error();
+}
+
 /// The single integer `sql` returns (a test failure and -1 otherwise).
 inline std::int64_t scalarInteger(sqlitebridge::Database& db, const std::string& sql) {
   sqlitebridge::Row row;

@@ -66,17 +66,10 @@ TEST(Threads, ConnectionsOnOneWalFileInsertAndReadAtTheSameTime) {
   constexpr int kBusyTimeoutMs = 60000;  // generous: TSan makes everything slower
   TempDir dir;
   const std::string path = dir / "shared.db";
-  {
-    Database setup = Database::open(path);
-    ASSERT_TRUE(setup.isOpen()) << setup.error();
-    Row mode;
-    ASSERT_TRUE(setup.execute("PRAGMA journal_mode = WAL", mode)) << setup.error();
-    ASSERT_EQ(mode.value(0).asText(), "wal");
-    ASSERT_TRUE(
-        setup.execute("CREATE TABLE items(id INTEGER PRIMARY KEY, writer INTEGER NOT NULL, "
-                      "sequence INTEGER NOT NULL, payload TEXT NOT NULL, UNIQUE(writer, sequence))"))
-        << setup.error();
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      makeWalDatabase(path,
+                      "CREATE TABLE items(id INTEGER PRIMARY KEY, writer INTEGER NOT NULL, "
+                      "sequence INTEGER NOT NULL, payload TEXT NOT NULL, UNIQUE(writer, sequence))"));
 
   Failures failures;
   Latch start(kWriters + 1);
@@ -445,9 +438,7 @@ TEST(Threads, StatementsAreReleasedOnAnotherThreadThanTheOneThatMadeThem) {
   {
     Database db = Database::open(path);
     ASSERT_TRUE(db.isOpen()) << db.error();
-    Row mode;
-    ASSERT_TRUE(db.execute("PRAGMA journal_mode = WAL", mode)) << db.error();
-    ASSERT_EQ(mode.value(0).asText(), "wal");
+    ASSERT_NO_FATAL_FAILURE(switchToWal(db));
     ASSERT_TRUE(db.execute("INSERT INTO t(name) VALUES ('d')")) << db.error();
     outliving = db.prepare("SELECT group_concat(name, '') FROM t");
     ASSERT_TRUE(outliving.isValid()) << db.error();
