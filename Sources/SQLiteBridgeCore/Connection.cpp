@@ -16,6 +16,8 @@ void Connection::close() noexcept {
   statementCache.clear();
   if (db != nullptr) sqlite3_close(db);
   db = nullptr;
+  unregisterOpenFile(openFile);
+  openFile = FileIdentity();
   busyTimeoutMilliseconds = 0;
 }
 

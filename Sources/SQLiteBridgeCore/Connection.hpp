@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "OpenFiles.hpp"
 #include "StatementCache.hpp"
 #include "sqlitebridge/Error.hpp"
 #include "sqlitebridge/SQLite.hpp"
@@ -30,6 +31,9 @@ class Connection {
   StatementCache statementCache;
   /// Statements compiled on this connection so far (to observe the cache).
   std::int64_t preparedCount = 0;
+  /// The main database file while open (unknown for in-memory and temporary
+  /// databases), recorded in the process's open files until `close`.
+  FileIdentity openFile;
 
   /// Sets SQLite's busy timeout and remembers it; 0 or less fails at once.
   void setBusyTimeout(int milliseconds) noexcept;

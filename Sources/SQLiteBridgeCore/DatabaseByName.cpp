@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "Connection.hpp"
+#include "DatabaseName.hpp"
 #include "FileSystem.hpp"
 #include "OpenConnection.hpp"
 #include "Script.hpp"
@@ -13,35 +14,6 @@
 namespace sqlitebridge {
 
 namespace {
-
-// Why `name` cannot name a file directly inside the documents directory, or
-// nullptr when it can.
-const char* nameProblem(const std::string& name) noexcept {
-  if (name.empty()) return "it is empty";
-  if (name == "." || name == "..") return "it names a directory";
-  for (char c : name) {
-    if (c == '/' || c == '\\') return "it holds a path separator";
-    if (c == '\0') return "it holds a NUL byte";
-  }
-  // SQLite keeps "<name>-journal" (or -wal and -shm) beside the database: a
-  // longer name (file names hold 255 bytes) makes a database that opens but
-  // can never be written.
-  if (name.size() > 255 - std::strlen("-journal")) return "it is longer than 247 bytes";
-  // SQLite would take such a file for another database's journal, WAL or
-  // shared memory, and overwrite or delete it when that database is opened.
-  for (const char* suffix : {"-journal", "-wal", "-shm"}) {
-    const std::size_t length = std::strlen(suffix);
-    if (name.size() >= length && ::strncasecmp(name.c_str() + name.size() - length, suffix, length) == 0) {
-      return "it ends in -journal, -wal or -shm, which SQLite reserves for its companion files";
-    }
-  }
-  // The temporary files of a copy or creation in progress, which a later
-  // first open may sweep away.
-  if (name.compare(0, std::strlen(".sqlitebridge-"), ".sqlitebridge-") == 0) {
-    return "it starts with .sqlitebridge-, the prefix of SQLiteBridge's temporary files";
-  }
-  return nullptr;
-}
 
 // A relative path SQLite could read as a "file:" URI gets a "./" prefix.
 std::string plainPath(const std::string& path) { return path.empty() || path[0] == '/' ? path : "./" + path; }
@@ -81,16 +53,47 @@ bool createDatabase(Connection& connection, const std::string& target, const std
 
 }  // namespace
 
+const char* databaseNameProblem(const std::string& name) noexcept {
+  if (name.empty()) return "it is empty";
+  if (name == "." || name == "..") return "it names a directory";
+  for (char c : name) {
+    if (c == '/' || c == '\\') return "it holds a path separator";
+    if (c == '\0') return "it holds a NUL byte";
+  }
+  // SQLite keeps "<name>-journal" (or -wal and -shm) beside the database: a
+  // longer name (file names hold 255 bytes) makes a database that opens but
+  // can never be written.
+  if (name.size() > 255 - std::strlen("-journal")) return "it is longer than 247 bytes";
+  // SQLite would take such a file for another database's journal, WAL or
+  // shared memory, and overwrite or delete it when that database is opened.
+  for (const char* suffix : {"-journal", "-wal", "-shm"}) {
+    const std::size_t length = std::strlen(suffix);
+    if (name.size() >= length && ::strncasecmp(name.c_str() + name.size() - length, suffix, length) == 0) {
+      return "it ends in -journal, -wal or -shm, which SQLite reserves for its companion files";
+    }
+  }
+  // The temporary files of a copy or creation in progress, which a later
+  // first open may sweep away.
+  if (name.compare(0, std::strlen(".sqlitebridge-"), ".sqlitebridge-") == 0) {
+    return "it starts with .sqlitebridge-, the prefix of SQLiteBridge's temporary files";
+  }
+  return nullptr;
+}
+
+std::string invalidDatabaseNameMessage(const std::string& name, const char* problem) {
+  std::string printable = name;
+  for (char& c : printable) {
+    if (c == '\0') c = '?';
+  }
+  return "invalid database name \"" + printable + "\": " + problem;
+}
+
 bool Database::openByName(const std::string& name, const std::string& createSQL, const Location& location,
                           const Configuration& configuration) noexcept {
   Connection& connection = *connection_;
   try {
-    if (const char* problem = nameProblem(name)) {
-      std::string printable = name;
-      for (char& c : printable) {
-        if (c == '\0') c = '?';
-      }
-      return connection.fail(SQLITE_CANTOPEN, "invalid database name \"" + printable + "\": " + problem, std::string());
+    if (const char* problem = databaseNameProblem(name)) {
+      return connection.fail(SQLITE_CANTOPEN, invalidDatabaseNameMessage(name, problem), std::string());
     }
     const std::string& documents = location.documentsDirectory;
     // Every system call would cut such a directory short at the NUL.

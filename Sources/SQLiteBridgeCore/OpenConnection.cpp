@@ -81,6 +81,10 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     // (":memory:", "", "file::memory:", ...), which have no file name.
     const char* file = sqlite3_db_filename(db, "main");
     connection.path = file == nullptr || *file == '\0' ? std::string() : path;
+    if (file != nullptr && *file != '\0') {
+      connection.openFile = FileIdentity::of(file);
+      registerOpenFile(connection.openFile);
+    }
   } catch (...) {
     connection.close();
     return connection.fail(SQLITE_NOMEM, "out of memory", std::string());

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -26,6 +27,7 @@ namespace sqlitebridge {
 class Connection;
 namespace interop {
 struct DatabaseAccess;
+struct BackupAccess;
 }  // namespace interop
 
 /// One SQLite connection.
@@ -221,6 +223,55 @@ class Database {
   /// reused from the cache is not compiled again.
   std::int64_t preparedStatementCount() const noexcept;
 
+  // MARK: Backup and database files
+
+  /// Copies this database (its `main` schema) into `destination`'s, replacing
+  /// what `destination` held, with SQLite's online backup API:
+  /// `pagesPerStep` pages at a time (-1 or any negative number: all at once),
+  /// calling `progress(remaining, total)` (in pages) after each step, and
+  /// returning when the copy is complete. Between steps other connections
+  /// may use this database; a write from another connection restarts the
+  /// copy (SQLite's rule), one through this connection is copied as it goes.
+  /// The source and destination may be files or in memory.
+  ///
+  /// Fails, with the error in this database's `lastError()`, with
+  /// SQLITE_MISUSE when either database is closed, when `destination` is
+  /// this very connection, or when `pagesPerStep` is 0 (it would never
+  /// finish); with SQLite's error when the destination cannot be written
+  /// (SQLITE_ERROR "destination database is in use" while it has a
+  /// transaction open, SQLITE_READONLY, SQLITE_BUSY past the busy timeout,
+  /// a WAL destination whose page size differs); with SQLITE_ABORT when
+  /// `progress` throws (the copy stops; what the destination holds then is
+  /// unspecified, but a valid database). A failed copy leaves the
+  /// destination as it was (SQLite copies inside a write transaction).
+  bool backup(Database& destination, int pagesPerStep = -1,
+              std::function<void(int remaining, int total)> progress = {}) noexcept;
+  /// The size in bytes of the database file plus its write-ahead log (the
+  /// `-wal` file, when there is one); 0 for in-memory and temporary
+  /// databases. Fails with SQLITE_MISUSE when closed, SQLITE_IOERR when the
+  /// file's size cannot be read (it was removed, say).
+  bool fileSize(std::int64_t& bytes) noexcept;
+  /// Removes the database called `name` in `location.documentsDirectory`
+  /// (see the by-name constructor) and its `-wal`, `-shm` and `-journal`
+  /// files; never anything else, never outside the documents directory.
+  /// Succeeds when there was nothing to remove. On failure removes nothing
+  /// and, when `error` is not null, sets `*error` (cleared on success):
+  /// SQLITE_MISUSE for a name the by-name constructor refuses or an empty
+  /// documents directory; otherwise as `removeDatabase(path)`.
+  static bool removeDatabase(const std::string& name, const Location& location, Error* error = nullptr) noexcept;
+  /// Removes the database file at `path` and its `-wal`, `-shm` and
+  /// `-journal` files (the companions first, so that a process killed
+  /// midway never leaves a log beside a new file of the same name).
+  /// Succeeds when there was nothing to remove. Fails, removing nothing,
+  /// with SQLITE_BUSY while a `Database` of this process holds the file
+  /// open (close every connection first) or while another process holds a
+  /// lock on it (is reading or writing it, or, in WAL mode, has it open);
+  /// with SQLITE_MISUSE when `path` is empty, ":memory:", a "file:" URI or
+  /// holds NUL; with SQLITE_IOERR_DELETE when `path` is a directory, or
+  /// when a file cannot be removed (no permission: the companions removed
+  /// before it stay removed).
+  static bool removeDatabase(const std::string& path, Error* error = nullptr) noexcept;
+
   // MARK: Schema
 
   /// Whether `table` has a column named `column` (case-insensitive; hidden
@@ -318,6 +369,7 @@ class Database {
 
  private:
   friend struct interop::DatabaseAccess;
+  friend struct interop::BackupAccess;
   friend class Transaction;
   friend class Savepoint;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
@@ -332,6 +384,10 @@ class Database {
   template <typename Body>
   bool inScope(TransactionKind kind, bool asSavepoint, Body&& body);
   std::string uniqueSavepointName() noexcept;
+  // `backup` with a C callback (the Swift facade passes a closure context);
+  // a callback that returns false stops the copy (SQLITE_ABORT).
+  bool backupInto(Database& destination, int pagesPerStep, bool (*progress)(void* context, int remaining, int total),
+                  void* context) noexcept;
   bool runControl(const std::string& sql) noexcept;
   explicit Database(std::shared_ptr<Connection> connection) noexcept;
   // `cachedStatement` for a caller that binds every parameter before

@@ -87,6 +87,20 @@ struct DatabaseAccess {
   }
 };
 
+/// `Database::backup` with a C callback, so that a Swift closure reaches the
+/// core's backup loop through a context pointer.
+struct BackupAccess {
+  /// Called after each step with the pages left and the pages in all;
+  /// returning false stops the copy (it fails with SQLITE_ABORT).
+  using Progress = bool (*)(void* context, int remaining, int total);
+  /// `source.backup(destination, pagesPerStep, …)` calling `progress(context,
+  /// remaining, total)` (when not null) after each step; same failures.
+  static bool backup(Database& source, Database& destination, int pagesPerStep, Progress progress,
+                     void* context) noexcept {
+    return source.backupInto(destination, pagesPerStep, progress, context);
+  }
+};
+
 /// SQL identifiers as the core compares and quotes them.
 struct Identifiers {
   /// Whether two identifiers (`aSize` and `bSize` bytes of UTF-8) are the
