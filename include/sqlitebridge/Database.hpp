@@ -24,6 +24,7 @@
 namespace sqlitebridge {
 
 class Connection;
+class Migrator;
 namespace interop {
 struct DatabaseAccess;
 }  // namespace interop
@@ -318,6 +319,7 @@ class Database {
 
  private:
   friend struct interop::DatabaseAccess;
+  friend class Migrator;
   friend class Transaction;
   friend class Savepoint;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
