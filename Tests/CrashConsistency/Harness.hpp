@@ -160,10 +160,12 @@ Tally runWriterScenario(const Options& options, bool wal);
 Tally runBundleCopyScenario(const Options& options);
 Tally runCreateScenario(const Options& options);
 Tally runUpdateTableScenario(const Options& options);
+Tally runMigrationScenario(const Options& options);
 
 /// Child entry points (`<self> child <name> args...`); they never return.
 [[noreturn]] void writerChild(const std::vector<std::string>& args);
 [[noreturn]] void openByNameChild(const std::vector<std::string>& args);
 [[noreturn]] void updateTableChild(const std::vector<std::string>& args);
+[[noreturn]] void migrationChild(const std::vector<std::string>& args);
 
 }  // namespace crash

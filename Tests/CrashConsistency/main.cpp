@@ -5,11 +5,11 @@
 //   crash-consistency --list
 //
 // Scenarios: writer-delete, writer-wal (numbered transactions), bundle-copy,
-// create-by-name (first open by name), update-table. The seed fixes every
-// random choice of the kill plans (which kind of kill, after which report,
-// where in the window); windows that scale with the COMMIT or call times
-// measured in earlier rounds, and the moment a kill lands, still depend on
-// timing, so a seed replays the plans, not the races.
+// create-by-name (first open by name), update-table, migration (a Migrator
+// run). The seed fixes every random choice of the kill plans (which kind of
+// kill, after which report, where in the window); windows that scale with
+// the COMMIT or call times measured in earlier rounds, and the moment a kill
+// lands, still depend on timing, so a seed replays the plans, not the races.
 // Exit status: 0 when every round of every scenario passed its checks, 1 on
 // any lost commit, partial transaction, half-made file or integrity failure,
 // 2 on a usage error. Children are this same executable run as
@@ -48,6 +48,7 @@ const Scenario kScenarios[] = {
     {"bundle-copy", crash::runBundleCopyScenario},
     {"create-by-name", crash::runCreateScenario},
     {"update-table", crash::runUpdateTableScenario},
+    {"migration", crash::runMigrationScenario},
 };
 
 int usage(const char* message) {
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
     if (kind == "writer") crash::writerChild(args);
     if (kind == "open-by-name") crash::openByNameChild(args);
     if (kind == "update-table") crash::updateTableChild(args);
+    if (kind == "migration") crash::migrationChild(args);
     std::fprintf(stderr, "crash-consistency: unknown child %s\n", kind.c_str());
     return 2;
   }

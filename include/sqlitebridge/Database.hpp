@@ -25,6 +25,7 @@
 namespace sqlitebridge {
 
 class Connection;
+class Migrator;
 namespace interop {
 struct DatabaseAccess;
 struct BackupAccess;
@@ -369,6 +370,7 @@ class Database {
 
  private:
   friend struct interop::DatabaseAccess;
+  friend class Migrator;
   friend struct interop::BackupAccess;
   friend class Transaction;
   friend class Savepoint;

@@ -9,6 +9,7 @@
 #include "Date.hpp"
 #include "Error.hpp"
 #include "Location.hpp"
+#include "Migrator.hpp"
 #include "ResultCode.hpp"
 #include "OpenMode.hpp"
 #include "Row.hpp"

@@ -1,7 +1,8 @@
 // For the Swift facade only; no stability promise. What exists only so that
 // Swift can drive the core fast: named binding step by step from Swift
 // strings, lending a cached statement into a statement variable Swift keeps,
-// and a list type Swift can make. Never included by
+// the steps of scoped transactions and of migrations, and a list type Swift
+// can make. Never included by
 // <sqlitebridge/sqlitebridge.hpp>; Swift imports it as the explicit
 // submodule SQLiteBridgeCore.Interop. C++ callers use Statement::bind and
 // Database::execute instead.
@@ -84,6 +85,51 @@ struct DatabaseAccess {
   /// The same, returning the lent statement (invalid on failure).
   static Statement cachedStatementForArguments(Database& database, const void* utf8, std::size_t size) noexcept {
     return database.cachedStatementForArguments(utf8, size);
+  }
+};
+
+/// The steps of a migration run, which `Migrator::migrate` takes with C++
+/// bodies, for the Swift facade's `DatabaseMigrator` to take with Swift
+/// ones: plan, then for each pending migration begin, run the body, finish.
+/// Every rule (the migrations table, user_version, the paused foreign keys
+/// and their check, the wording of a failure) is the core's.
+struct MigrationAccess {
+  /// Sets `pending` to the migrations of `registered` (in order, up to and
+  /// including `upTo` when `hasUpTo`) the database has not applied. Fails
+  /// with SQLITE_MISUSE on a duplicate or empty identifier, an unknown
+  /// `upTo`, inside a transaction or when closed; with SQLITE_ERROR when
+  /// the database records a migration `registered` does not hold (a newer
+  /// version of the app migrated it).
+  static bool planMigrations(Database& database, const StringList& registered, bool hasUpTo, const std::string& upTo,
+                             StringList& pending) noexcept {
+    return Migrator::planMigrations(database, registered, hasUpTo, upTo, pending);
+  }
+  /// Pauses foreign-key enforcement (remembered in `foreignKeysWereOn` for
+  /// `finishMigration`) and begins the IMMEDIATE transaction `identifier`
+  /// runs in. Sets `alreadyApplied` (and begins nothing) when another
+  /// connection applied it since the plan. False with the reason in
+  /// `lastError()`, naming the migration.
+  static bool beginMigration(Database& database, const std::string& identifier, bool& foreignKeysWereOn,
+                             bool& alreadyApplied) noexcept {
+    return Migrator::beginMigration(database, identifier, foreignKeysWereOn, alreadyApplied);
+  }
+  /// When `succeeded`, checks foreign keys, records `identifier`, sets
+  /// user_version and commits; otherwise rolls back with `failure` (what
+  /// the body failed with) as the reason. Restores foreign-key enforcement.
+  /// False with "migration <identifier> failed: <reason>" in `lastError()`.
+  static bool finishMigration(Database& database, const std::string& identifier, bool succeeded, const Error& failure,
+                              bool foreignKeysWereOn) noexcept {
+    return Migrator::finishMigration(database, identifier, succeeded, failure, foreignKeysWereOn);
+  }
+  /// Sets `identifiers` to the migrations the database records as applied,
+  /// in the order applied.
+  static bool appliedMigrations(Database& database, StringList& identifiers) noexcept {
+    return Migrator::readAppliedMigrations(database, identifiers);
+  }
+  /// Sets `completed` to whether every migration of `registered` is
+  /// applied; fails as `planMigrations` does, except inside a transaction.
+  static bool hasCompletedMigrations(Database& database, const StringList& registered, bool& completed) noexcept {
+    return Migrator::completedMigrations(database, registered, completed);
   }
 };
 
