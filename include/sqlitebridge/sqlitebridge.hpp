@@ -12,6 +12,7 @@
 #include "ResultCode.hpp"
 #include "OpenMode.hpp"
 #include "Row.hpp"
+#include "Schema.hpp"
 #include "Statement.hpp"
 #include "Transaction.hpp"
 #include "Uuid.hpp"
