@@ -96,6 +96,7 @@ bool findInSchemaTable(Connection& connection, SchemaObjectKind kind, const std:
 
 bool findIn(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
             const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
+  if (name.empty()) return true;  // "main." names nothing
   if (kind == SchemaObjectKind::Trigger || kind == SchemaObjectKind::Index) {
     return findInSchemaTable(connection, kind, order, schema, name, object, found);
   }

@@ -178,7 +178,8 @@ TEST_F(SchemaIntrospection, ExistsChecksFindEachKindAndOnlyThatKind) {
 }
 
 TEST_F(SchemaIntrospection, MissingNamesAreFalseWithNoError) {
-  for (const std::string name : {"nowhere", "", "main.nowhere", "nope.parent", "parent ", "\"parent\""}) {
+  for (const std::string name :
+       {"nowhere", "", "main.nowhere", "main.", ".parent", "nope.parent", "parent ", "\"parent\""}) {
     SCOPED_TRACE(name);
     EXPECT_FALSE(db_.tableExists(name));
     EXPECT_EQ(db_.lastError().code, 0) << db_.error();
@@ -590,6 +591,8 @@ TEST_F(SchemaIntrospection, MissingTablesAreErrorsNeverEmptyLists) {
   expectNoSuchTable("");
   expectNoSuchTable("parent; DROP TABLE parent");
   expectNoSuchTable("'parent'");
+  expectNoSuchTable("main.");
+  expectNoSuchTable(".parent");
   EXPECT_TRUE(db_.tableExists("parent"));
 }
 

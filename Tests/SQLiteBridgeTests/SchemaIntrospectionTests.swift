@@ -69,7 +69,7 @@ struct SchemaIntrospectionTests {
     #expect(try !database.indexExists("child_added"))
   }
 
-  @Test(arguments: ["nowhere", "", "main.nowhere", "nope.parent", "parent ", "\"parent\""])
+  @Test(arguments: ["nowhere", "", "main.nowhere", "main.", ".parent", "nope.parent", "parent ", "\"parent\""])
   func missingNamesAreFalseWithNoError(_ name: String) throws {
     let database = try database()
     #expect(try !database.tableExists(name))
@@ -443,7 +443,7 @@ struct SchemaIntrospectionTests {
 
   @Test func missingTablesAreErrorsNeverEmptyLists() throws {
     let database = try database()
-    for name in ["nowhere", "", "parent; DROP TABLE parent", "'parent'"] {
+    for name in ["nowhere", "", "parent; DROP TABLE parent", "'parent'", "main.", ".parent"] {
       try expectNoSuchTable(database, name)
     }
     #expect(try database.tableExists("parent"))
