@@ -20,6 +20,13 @@ enum CommandLineTool {
           lone -- are taken as they are (e.g. text starting with --).
       columns DB TABLE
           Print TABLE's column names, one per line.
+      tables DB [--format json|table]
+          Print the names of DB's tables (the main schema's, without SQLite's
+          own sqlite_* tables), sorted; a JSON array by default.
+      schema DB [TABLE] [--format json|table]
+          Print the columns, primary key, indexes and foreign keys of TABLE, or
+          of every table that `tables` lists (JSON by default). TABLE may be
+          qualified (main.t, temp.t).
       update-table DB TABLE --create SQL [--insert SQL]
           Rebuild TABLE with a new schema (see Database.updateTable).
 
@@ -38,6 +45,8 @@ enum CommandLineTool {
       case "demo": try DemoCommand.run(&options)
       case "query": try QueryCommand.run(&options)
       case "columns": try ColumnsCommand.run(&options)
+      case "tables": try TablesCommand.run(&options)
+      case "schema": try SchemaCommand.run(&options)
       case "update-table": try UpdateTableCommand.run(&options)
       case "help", "--help", "-h": print(usage)
       default: throw UsageError("unknown command '\(command)'")

@@ -17,8 +17,11 @@ enum RowPrinting {
   /// An aligned text table with a header line.
   static func table(_ rows: [Row]) -> String {
     guard let first = rows.first else { return "(0 rows)" }
-    let header = first.columnNames
-    let cells = rows.map { $0.values.map(text) }
+    return table(header: first.columnNames, cells: rows.map { $0.values.map(text) })
+  }
+
+  /// An aligned text table of `cells` under `header`, with a row count.
+  static func table(header: [String], cells: [[String]]) -> String {
     var widths = header.map(\.count)
     for line in cells {
       for (index, cell) in line.enumerated() { widths[index] = max(widths[index], cell.count) }
@@ -29,7 +32,7 @@ enum RowPrinting {
     }
     let rule = widths.map { String(repeating: "-", count: $0) }
     return ([format(header), format(rule)] + cells.map(format)).joined(separator: "\n")
-      + "\n(\(rows.count) row\(rows.count == 1 ? "" : "s"))"
+      + "\n(\(cells.count) row\(cells.count == 1 ? "" : "s"))"
   }
 
   static func jsonValue(_ value: DatabaseValue) -> String {

@@ -96,6 +96,103 @@ class CLITests(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.split(), ["id", "name", "score", "data"])
 
+    def add_schema_tables(self):
+        con = sqlite3.connect(self.db)
+        con.executescript(
+            "CREATE TABLE parent(id INTEGER PRIMARY KEY, code TEXT NOT NULL DEFAULT 'x', UNIQUE(code));"
+            "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id REFERENCES parent ON DELETE CASCADE,"
+            "  code TEXT, FOREIGN KEY(code) REFERENCES parent(code));"
+            "CREATE INDEX child_parent ON child(parent_id);"
+            "CREATE TABLE Zeta(z, total AS (z + 1));"
+            "CREATE TABLE counted(id INTEGER PRIMARY KEY AUTOINCREMENT);"
+            "INSERT INTO counted DEFAULT VALUES;"
+            "CREATE VIEW codes AS SELECT code FROM parent;"
+        )
+        con.close()
+
+    def test_tables_lists_user_tables_sorted(self):
+        self.add_schema_tables()
+        result = run("tables", self.db)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        # Sorted by bytes; no sqlite_sequence, no view.
+        self.assertEqual(json.loads(result.stdout), ["Zeta", "child", "counted", "parent", "t"])
+        table = run("tables", self.db, "--format", "table")
+        self.assertEqual(table.returncode, 0, table.stderr)
+        self.assertEqual(table.stdout.splitlines(),
+                         ["name", "-------", "Zeta", "child", "counted", "parent", "t", "(5 rows)"])
+
+    def test_tables_of_an_empty_database(self):
+        empty = os.path.join(self.dir.name, "empty.db")
+        sqlite3.connect(empty).close()
+        result = run("tables", empty)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout), [])
+        self.assertEqual(run("tables", empty, "--format=table").stdout.splitlines(), ["name", "----", "(0 rows)"])
+
+    def test_schema_of_one_table_as_json(self):
+        self.add_schema_tables()
+        result = run("schema", self.db, "CHILD")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (child,) = json.loads(result.stdout)
+        self.assertEqual(list(child.keys()), ["table", "columns", "primaryKey", "indexes", "foreignKeys"])
+        self.assertEqual(child["table"], "CHILD")
+        self.assertEqual(child["columns"][0], {"name": "id", "type": "INTEGER", "notNull": False, "default": None,
+                                               "primaryKeyIndex": 1, "hidden": False})
+        self.assertEqual([c["name"] for c in child["columns"]], ["id", "parent_id", "code"])
+        self.assertEqual(child["primaryKey"], ["id"])
+        self.assertEqual(child["indexes"], [{"name": "child_parent", "columns": ["parent_id"], "unique": False,
+                                             "origin": "createIndex"}])
+        self.assertEqual(child["foreignKeys"], [
+            {"table": "parent", "columns": ["code"], "destinationColumns": ["code"],
+             "onUpdate": "NO ACTION", "onDelete": "NO ACTION"},
+            {"table": "parent", "columns": ["parent_id"], "destinationColumns": [],
+             "onUpdate": "NO ACTION", "onDelete": "CASCADE"},
+        ])
+        parent = json.loads(run("schema", self.db, "main.parent").stdout)[0]
+        self.assertEqual(parent["columns"][1]["default"], "'x'")
+        self.assertTrue(parent["columns"][1]["notNull"])
+        self.assertEqual(parent["indexes"], [{"name": "sqlite_autoindex_parent_1", "columns": ["code"],
+                                              "unique": True, "origin": "uniqueConstraint"}])
+        zeta = json.loads(run("schema", self.db, "Zeta").stdout)[0]
+        self.assertEqual(zeta["primaryKey"], ["rowid"])
+        self.assertEqual([c["hidden"] for c in zeta["columns"]], [False, True])
+
+    def test_schema_of_every_table(self):
+        self.add_schema_tables()
+        result = run("schema", self.db)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        schemas = json.loads(result.stdout)
+        self.assertEqual([s["table"] for s in schemas], ["Zeta", "child", "counted", "parent", "t"])
+        table = run("schema", self.db, "--format", "table")
+        self.assertEqual(table.returncode, 0, table.stderr)
+        self.assertEqual(table.stdout.count("\ntable "), 4)
+        self.assertTrue(table.stdout.startswith("table Zeta\nprimary key: rowid\ncolumns:\n"))
+        child = run("schema", self.db, "child", "--format", "table").stdout.splitlines()
+        self.assertEqual(child[:3], ["table child", "primary key: id", "columns:"])
+        self.assertEqual(child[3].split(), ["name", "type", "not", "null", "default", "pk", "hidden"])
+        self.assertEqual(child[5].split(), ["id", "INTEGER", "no", "1", "no"])
+        self.assertIn("child_parent  parent_id  no      createIndex", child)
+        self.assertEqual(child[child.index("foreign keys:") + 1].split(),
+                         ["columns", "table", "to", "on", "update", "on", "delete"])
+        self.assertEqual(child[-1], "(2 rows)")
+
+    def test_schema_and_tables_errors(self):
+        missing = run("schema", self.db, "nope")
+        self.assertEqual(missing.returncode, 1)
+        self.assertRegex(missing.stderr, r"SQLite error 1\b.*no such table: nope")
+        self.assertEqual(missing.stdout, "")
+        hostile = run("schema", self.db, "t; DROP TABLE t")
+        self.assertEqual(hostile.returncode, 1)
+        self.assertIn("no such table: t; DROP TABLE t", hostile.stderr)
+        self.assertEqual(json.loads(run("tables", self.db).stdout), ["t"])
+        absent = os.path.join(self.dir.name, "absent.db")
+        for args in (["tables", absent], ["schema", absent], ["schema", absent, "t"]):
+            with self.subTest(args=args):
+                result = run(*args)
+                self.assertEqual(result.returncode, 1)
+                self.assertIn("SQLite error 14", result.stderr)
+                self.assertFalse(os.path.exists(absent))
+
     def test_update_table_changes_schema_and_keeps_rows(self):
         result = run("update-table", self.db, "t",
                      "--create", "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, added INT DEFAULT 9)")
@@ -160,7 +257,10 @@ class CLITests(unittest.TestCase):
     def test_usage_errors_exit_2(self):
         for args in ([], ["frob"], ["query"], ["query", self.db], ["columns", self.db],
                      ["query", self.db, "SELECT 1", "--format", "xml"], ["update-table", self.db, "t"],
-                     ["columns", self.db, "t", "--bogus", "x"], ["demo", "--dir"]):
+                     ["columns", self.db, "t", "--bogus", "x"], ["demo", "--dir"],
+                     ["tables"], ["tables", self.db, "extra"], ["tables", self.db, "--format", "xml"],
+                     ["schema"], ["schema", self.db, "t", "extra"], ["schema", self.db, "--format", "csv"],
+                     ["schema", self.db, "--bogus"]):
             with self.subTest(args=args):
                 result = run(*args)
                 self.assertEqual(result.returncode, 2, result.stderr)
@@ -170,6 +270,8 @@ class CLITests(unittest.TestCase):
         result = run("--help")
         self.assertEqual(result.returncode, 0)
         self.assertTrue(re.search(r"update-table DB TABLE", result.stdout))
+        self.assertIn("tables DB [--format json|table]", result.stdout)
+        self.assertIn("schema DB [TABLE] [--format json|table]", result.stdout)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@
 #include "Location.hpp"
 #include "OpenMode.hpp"
 #include "Row.hpp"
+#include "Schema.hpp"
 #include "Statement.hpp"
 #include "Transaction.hpp"
 #include "Value.hpp"
@@ -305,6 +306,70 @@ class Database {
   /// foreign keys are enforced and other tables reference `name` (foreign
   /// key enforcement cannot be paused inside a transaction).
   bool updateTable(const std::string& create, const std::string& insert, const std::string& name) noexcept;
+
+  // Schema introspection. How a name is found, for every call below (and for
+  // hasTableColumn and tableColumns): names match as SQLite matches them,
+  // ignoring ASCII case; they are bound or quoted, never spliced into SQL, so
+  // any name is just a name (one holding NUL names nothing). An unqualified
+  // name is looked for in SQLite's order: temp, main, then attached schemas
+  // in the order they were attached. A name that nothing of the kind looked
+  // for (table, view, trigger, index) has as it is, but that starts with
+  // `schema.` for a schema of this connection (`main`, `temp`, or an
+  // ATTACHed one), names the rest in that schema: `aux.t` is table `t` of
+  // schema `aux`, unless a table is itself called "aux.t": then `aux.t` is
+  // that table (the name as it is wins) and `aux.t` of `aux` is out of reach
+  // by a qualified name.
+
+  /// Whether a table (ordinary, virtual or a virtual table's shadow table;
+  /// SQLite's own `sqlite_schema` and `sqlite_sequence` too) is called
+  /// `name`. False with `lastError()` clear when there is none; false with
+  /// `lastError()` set only on a real failure (SQLITE_MISUSE when closed).
+  bool tableExists(const std::string& name) noexcept;
+  /// Whether a view is called `name`; fails as `tableExists`.
+  bool viewExists(const std::string& name) noexcept;
+  /// Whether a trigger is called `name`; fails as `tableExists`.
+  bool triggerExists(const std::string& name) noexcept;
+  /// Whether an index (one CREATE INDEX made, or one of a UNIQUE or PRIMARY
+  /// KEY constraint) is called `name`; fails as `tableExists`.
+  bool indexExists(const std::string& name) noexcept;
+  /// Replaces `out` with the names of the tables of the main schema
+  /// (ordinary and virtual ones), sorted by their bytes (SQLite's BINARY
+  /// order). Left out: SQLite's own tables (`sqlite_*`), the shadow tables
+  /// of virtual tables, views, and the tables of temp and attached schemas.
+  /// Fails (with `out` empty) with SQLITE_MISUSE when closed.
+  bool tableNames(std::vector<std::string>& out) noexcept;
+  /// Replaces `out` with the columns of table (or view) `table` in
+  /// declaration order, hidden and generated ones included. Fails (with
+  /// `out` empty) with SQLITE_ERROR "no such table: <table>" when there is
+  /// none.
+  bool columns(const std::string& table, std::vector<ColumnInfo>& out) noexcept;
+  /// Replaces `out` with the primary key of `table`: its columns in key
+  /// order (WITHOUT ROWID tables too), or `{"rowid"}` for a table without a
+  /// declared primary key. Fails (with `out` empty) with SQLITE_ERROR "no
+  /// such table: <table>" when no table (a view is not one) has that name.
+  bool primaryKey(const std::string& table, std::vector<std::string>& out) noexcept;
+  /// Replaces `out` with the indexes of `table`, sorted by name: those of
+  /// CREATE INDEX and those SQLite made for UNIQUE and PRIMARY KEY
+  /// constraints (not an INTEGER PRIMARY KEY, which is the rowid itself).
+  /// Fails as `primaryKey`.
+  bool indexes(const std::string& table, std::vector<IndexInfo>& out) noexcept;
+  /// Replaces `out` with the foreign keys of `table`, one entry per key
+  /// (several columns grouped), in SQLite's id order (the last declared
+  /// first): `out[i]` is the key `ForeignKeyViolation::foreignKeyIndex` i
+  /// names. Fails as `primaryKey`.
+  bool foreignKeys(const std::string& table, std::vector<ForeignKeyInfo>& out) noexcept;
+  /// Runs `PRAGMA integrity_check` (every schema of the connection) and
+  /// replaces `problems` with what it finds (at most 100 lines, SQLite's
+  /// default); empty when the database is sound. Fails (false) only when
+  /// the check cannot run (SQLITE_MISUSE when closed, SQLITE_CORRUPT or
+  /// SQLITE_NOTADB when SQLite cannot even read the schema).
+  bool integrityCheck(std::vector<std::string>& problems) noexcept;
+  /// Runs `PRAGMA foreign_key_check` (every table of the main schema, as
+  /// SQLite does without a schema, whether or not foreign keys are
+  /// enforced) and replaces `violations` with the rows that break a foreign
+  /// key; empty when none does. Fails (false) only
+  /// when the check cannot run (SQLITE_MISUSE when closed).
+  bool foreignKeyCheck(std::vector<ForeignKeyViolation>& violations) noexcept;
 
   // MARK: State
 

@@ -13,6 +13,7 @@
 #include "ResultCode.hpp"
 #include "OpenMode.hpp"
 #include "Row.hpp"
+#include "Schema.hpp"
 #include "Statement.hpp"
 #include "Transaction.hpp"
 #include "Uuid.hpp"

@@ -1,8 +1,8 @@
 // For the Swift facade only; no stability promise. What exists only so that
 // Swift can drive the core fast: named binding step by step from Swift
 // strings, lending a cached statement into a statement variable Swift keeps,
-// the steps of scoped transactions and of migrations, and a list type Swift
-// can make. Never included by
+// the steps of scoped transactions and of migrations, a backup with a C
+// progress callback, and list types Swift can make. Never included by
 // <sqlitebridge/sqlitebridge.hpp>; Swift imports it as the explicit
 // submodule SQLiteBridgeCore.Interop. C++ callers use Statement::bind and
 // Database::execute instead.
@@ -18,6 +18,12 @@ namespace sqlitebridge::interop {
 
 /// A list of strings (column names), named so that Swift can make one.
 using StringList = std::vector<std::string>;
+/// The lists the schema calls fill (`Database::columns`, `indexes`,
+/// `foreignKeys`, `foreignKeyCheck`), named so that Swift can make them.
+using ColumnInfoList = std::vector<ColumnInfo>;
+using IndexInfoList = std::vector<IndexInfo>;
+using ForeignKeyInfoList = std::vector<ForeignKeyInfo>;
+using ForeignKeyViolationList = std::vector<ForeignKeyViolation>;
 
 /// The parameters one named argument fills: up to three, when the same name
 /// appears with different prefixes (`:id`, `@id`, `$id`). Indexes are 1-based.
