@@ -3,8 +3,9 @@
 //
 // This program walks through the whole C++ API — values, in-memory and file
 // databases, executing SQL with and without arguments, reading rows, errors,
-// schema helpers, updateTable, prepared statements and databases opened by
-// name — and checks every result. It prints each mismatch on stderr and exits
+// schema helpers, updateTable, prepared statements, databases opened by
+// name, transactions, migrations, schema introspection, backup and database
+// files — and checks every result. It prints each mismatch on stderr and exits
 // with status 1 if there was any, so building and running it is also a test
 // of the installed library.
 #include <sqlitebridge/sqlitebridge.hpp>
@@ -411,6 +412,115 @@ void queries() {
   db.clearStatementCache();
 }
 
+// MARK: - Transactions, migrations, schema, backup and database files
+
+void transactionsAndSchema(const fs::path& dir) {
+  sb::Database db = sb::Database::open((dir / "issue11.db").string());
+  EXPECT(db.isOpen());
+
+  // Migrations: each in its own IMMEDIATE transaction, recorded, user_version set.
+  sb::Migrator migrator;
+  migrator.registerMigration("create notes", [](sb::Database& d) {
+    return d.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL)");
+  });
+  migrator.registerMigration("tags", [](sb::Database& d) {
+    return d.execute("CREATE TABLE tags(note INTEGER NOT NULL REFERENCES notes(id), name TEXT UNIQUE)");
+  });
+  EXPECT_OK(db, migrator.migrate(db, "create notes"));
+  EXPECT_OK(db, migrator.migrate(db));
+  std::vector<std::string> applied;
+  EXPECT_OK(db, migrator.appliedMigrations(db, applied));
+  EXPECT((applied == std::vector<std::string>{"create notes", "tags"}));
+  bool completed = false;
+  EXPECT_OK(db, migrator.hasCompletedMigrations(db, completed));
+  EXPECT(completed);
+  std::int64_t version = 0;
+  EXPECT_OK(db, db.userVersion(version));
+  EXPECT(version == 2);
+
+  // Transactions and savepoints.
+  EXPECT_OK(db, db.inTransaction(
+                    [](sb::Database& d) {
+                      return d.execute("INSERT INTO notes(title) VALUES ('kept')") &&
+                             !d.inSavepoint([](sb::Database& inner) {
+                               inner.execute("INSERT INTO notes(title) VALUES ('undone')");
+                               return false;  // rolls back the savepoint only
+                             });
+                    },
+                    sb::TransactionKind::Immediate));
+  {
+    sb::Transaction transaction(db);
+    EXPECT(transaction.isActive());
+    EXPECT_OK(db, db.execute("INSERT INTO notes(title) VALUES ('dropped')"));
+  }  // rolled back here
+  {
+    sb::Transaction transaction(db, sb::TransactionKind::Deferred);
+    sb::Savepoint savepoint(db, "a \"hostile\" name");
+    EXPECT_OK(db, db.execute("INSERT INTO notes(title) VALUES ('saved')"));
+    EXPECT_OK(db, savepoint.release());
+    EXPECT_OK(db, transaction.commit());
+  }
+  std::vector<sb::Row> titles;
+  EXPECT_OK(db, db.execute("SELECT title FROM notes ORDER BY id", &titles));
+  EXPECT(titles.size() == 2 && titles[0].value(0).asText() == "kept" && titles[1].value(0).asText() == "saved");
+  EXPECT_OK(db, db.begin(sb::TransactionKind::Exclusive));
+  EXPECT_OK(db, db.savepoint("s"));
+  EXPECT_OK(db, db.rollbackToSavepoint("s"));
+  EXPECT_OK(db, db.releaseSavepoint("s"));
+  EXPECT_OK(db, db.rollback());
+  EXPECT_OK(db, db.setUserVersion(7));
+  EXPECT_OK(db, db.begin());
+  EXPECT_OK(db, db.commit());
+
+  // Schema introspection.
+  EXPECT(db.tableExists("NOTES") && !db.tableExists("nowhere") && !db.lastError().isError());
+  EXPECT(!db.viewExists("notes") && !db.triggerExists("notes") && db.indexExists("sqlite_autoindex_tags_1"));
+  std::vector<std::string> tables;
+  EXPECT_OK(db, db.tableNames(tables));
+  EXPECT((tables == std::vector<std::string>{"notes", "sqlitebridge_migrations", "tags"}));
+  std::vector<sb::ColumnInfo> columns;
+  EXPECT_OK(db, db.columns("notes", columns));
+  EXPECT(columns.size() == 2 && columns[1].name == "title" && columns[1].isNotNull && columns[0].primaryKeyIndex == 1);
+  std::vector<std::string> key;
+  EXPECT_OK(db, db.primaryKey("tags", key));
+  EXPECT((key == std::vector<std::string>{"rowid"}));
+  std::vector<sb::IndexInfo> indexes;
+  EXPECT_OK(db, db.indexes("tags", indexes));
+  EXPECT(indexes.size() == 1 && indexes[0].origin == sb::IndexOrigin::UniqueConstraint && indexes[0].isUnique);
+  std::vector<sb::ForeignKeyInfo> foreignKeys;
+  EXPECT_OK(db, db.foreignKeys("tags", foreignKeys));
+  EXPECT(foreignKeys.size() == 1 && foreignKeys[0].destinationTable == "notes" && foreignKeys[0].onDelete == "NO ACTION");
+  EXPECT(!db.columns("nowhere", columns) && db.lastError().is(sb::ResultCode::Error));
+  std::vector<std::string> problems;
+  EXPECT_OK(db, db.integrityCheck(problems));
+  EXPECT(problems.empty());
+  EXPECT_OK(db, db.execute("PRAGMA foreign_keys = OFF"));
+  EXPECT_OK(db, db.execute("INSERT INTO tags(note, name) VALUES (99, 'orphan')"));
+  std::vector<sb::ForeignKeyViolation> violations;
+  EXPECT_OK(db, db.foreignKeyCheck(violations));
+  EXPECT(violations.size() == 1 && violations[0].table == "tags" && violations[0].destinationTable == "notes");
+
+  // Backup, file size, removing a database.
+  sb::Database copy = sb::Database::open(":memory:");
+  int steps = 0;
+  EXPECT_OK(db, db.backup(copy, 1, [&](int remaining, int total) { steps += remaining < total ? 1 : 0; }));
+  EXPECT(steps > 0);
+  sb::Row count;
+  EXPECT_OK(copy, copy.execute("SELECT count(*) FROM notes", count));
+  EXPECT(count.value(0).asInteger() == 2);
+  std::int64_t bytes = 0;
+  EXPECT_OK(db, db.fileSize(bytes));
+  EXPECT(bytes > 0);
+  sb::Error error;
+  EXPECT(!sb::Database::removeDatabase((dir / "issue11.db").string(), &error) && error.is(sb::ResultCode::Busy));
+  db.close();
+  EXPECT(sb::Database::removeDatabase((dir / "issue11.db").string(), &error) && !error.isError());
+  EXPECT(!fs::exists(dir / "issue11.db"));
+  sb::Location location;
+  location.documentsDirectory = dir.string();
+  EXPECT(sb::Database::removeDatabase("issue11.db", location));
+}
+
 }  // namespace
 
 int main() {
@@ -428,6 +538,7 @@ int main() {
   files(dir);
   byName(dir);
   queries();
+  transactionsAndSchema(dir);
 
   std::error_code ignored;
   fs::remove_all(dir, ignored);

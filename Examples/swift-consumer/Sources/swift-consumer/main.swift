@@ -184,4 +184,83 @@ let patient = try Database(path: ":memory:", configuration: configuration)
 check(patient.busyTimeout == .milliseconds(250) && store.busyTimeout == .seconds(5), "busyTimeout")
 check(ResultCode.constraintUnique.primary == .constraint, "ResultCode.primary")
 
+// Transactions, migrations, schema introspection, backup and database files
+// (issue 11).
+let issue11Path = directory.appendingPathComponent("issue11.db").path
+let app = try Database(path: issue11Path)
+var migrator = DatabaseMigrator()
+migrator.registerMigration("create notes") { db in
+  try db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+}
+migrator.registerMigration("tags") { db in
+  try db.execute("CREATE TABLE tags(note INTEGER NOT NULL REFERENCES notes(id), name TEXT UNIQUE)")
+}
+try migrator.migrate(app, upTo: "create notes")
+check(try !migrator.hasCompletedMigrations(app), "hasCompletedMigrations before")
+try migrator.migrate(app)
+check(try migrator.appliedMigrations(app) == ["create notes", "tags"], "appliedMigrations")
+check(try migrator.hasCompletedMigrations(app) && app.userVersion() == 2, "migrated")
+
+try app.inTransaction(.immediate) {
+  try app.execute("INSERT INTO notes(title) VALUES ('kept')")
+  try app.inSavepoint {
+    try app.execute("INSERT INTO notes(title) VALUES ('undone')")
+    return .rollback
+  }
+  return .commit
+}
+struct Cancelled: Error {}
+do {
+  try app.transaction(.exclusive) {
+    try app.execute("INSERT INTO notes(title) VALUES ('dropped')")
+    throw Cancelled()
+  }
+} catch is Cancelled {}
+let inserted: Int64 = try app.transaction {
+  try app.execute("INSERT INTO notes(title) VALUES ('saved')")
+  return app.lastInsertRowID
+}
+check(
+  try app.execute("SELECT title FROM notes ORDER BY id") == [["title": "kept"], ["title": "saved"]] && inserted == 2,
+  "transactions")
+try app.setUserVersion(7)
+check(try app.userVersion() == 7, "userVersion")
+
+check(try app.tableExists("NOTES") && !app.tableExists("nowhere") && !app.viewExists("notes"), "tableExists")
+check(try !app.triggerExists("notes") && app.indexExists("sqlite_autoindex_tags_1"), "triggerExists/indexExists")
+check(try app.tableNames() == ["notes", "sqlitebridge_migrations", "tags"], "tableNames")
+let noteColumns = try app.columns(in: "notes")
+check(
+  noteColumns.map(\.name) == ["id", "title"] && noteColumns[1].isNotNull && noteColumns[0].primaryKeyIndex == 1,
+  "columns")
+check(try app.primaryKey(of: "tags") == ["rowid"], "primaryKey")
+let tagIndexes = try app.indexes(on: "tags")
+check(tagIndexes.count == 1 && tagIndexes[0].origin == .uniqueConstraint && tagIndexes[0].isUnique, "indexes")
+let tagKeys = try app.foreignKeys(of: "tags")
+check(tagKeys.count == 1 && tagKeys[0].destinationTable == "notes" && tagKeys[0].onDelete == "NO ACTION", "foreignKeys")
+check(try app.integrityCheck() == [], "integrityCheck")
+try app.execute("PRAGMA foreign_keys = OFF")
+try app.execute("INSERT INTO tags(note, name) VALUES (99, 'orphan')")
+let violations = try app.foreignKeyCheck()
+check(
+  violations.count == 1 && violations[0].table == "tags" && violations[0].destinationTable == "notes", "foreignKeyCheck"
+)
+
+let appCopy = try Database(path: ":memory:")
+var backupSteps = 0
+try app.backup(to: appCopy, pagesPerStep: 1) { remaining, total in backupSteps += remaining < total ? 1 : 0 }
+let copiedNotes = try appCopy.execute("SELECT count(*) AS n FROM notes")
+check(backupSteps > 0 && copiedNotes == [["n": 2]], "backup")
+check(try app.fileSize() > 0, "fileSize")
+do {
+  try Database.removeDatabase(atPath: issue11Path)
+  check(false, "removeDatabase must refuse an open database")
+} catch let error as DatabaseError {
+  check(error.resultCode == .busy, "removeDatabase busy")
+}
+app.close()
+try Database.removeDatabase(atPath: issue11Path)
+try Database.removeDatabase(name: "issue11.db", location: DatabaseLocation(documentsDirectory: directory.path))
+check(!FileManager.default.fileExists(atPath: issue11Path), "removeDatabase")
+
 print("swift-consumer: every Swift contract name used and checked")
