@@ -13,6 +13,7 @@
 #include "OpenMode.hpp"
 #include "Row.hpp"
 #include "Statement.hpp"
+#include "TableHelpers.hpp"
 #include "Transaction.hpp"
 #include "Uuid.hpp"
 #include "Value.hpp"
