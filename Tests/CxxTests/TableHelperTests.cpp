@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "TestSupport.hpp"
+#include "HostileSupport.hpp"
 
 using sqlitebridge::ColumnDefinition;
 using sqlitebridge::ConflictResolution;
@@ -438,4 +438,49 @@ TEST_F(TableHelpers, EveryHelperFailsWithMisuseWhenClosed) {
   EXPECT_TRUE(db_.lastError().is(ResultCode::Misuse));
   EXPECT_FALSE(db_.dropTable("t"));
   EXPECT_TRUE(db_.lastError().is(ResultCode::Misuse));
+}
+
+TEST_F(TableHelpers, EveryHostileIdentifierIsJustANameThroughEveryHelper) {
+  const std::vector<std::string> before = snapshot(db_, {"t"});
+  std::vector<Row> rows;
+  for (const std::string& name : hostileIdentifiers()) {
+    SCOPED_TRACE(name);
+    // No such table: SQLite's error, and nothing ran.
+    EXPECT_FALSE(db_.insert(name, {{"name", "mallory"}}));
+    EXPECT_NE(db_.error().find("no such table"), std::string::npos) << db_.error();
+    EXPECT_FALSE(db_.update(name, {{"name", "mallory"}}, "1"));
+    EXPECT_NE(db_.error().find("no such table"), std::string::npos) << db_.error();
+    EXPECT_FALSE(db_.remove(name, "1"));
+    EXPECT_NE(db_.error().find("no such table"), std::string::npos) << db_.error();
+    EXPECT_FALSE(db_.select({}, name, "", {}, rows));
+    EXPECT_NE(db_.error().find("no such table"), std::string::npos) << db_.error();
+    EXPECT_FALSE(db_.dropTable(name));
+    EXPECT_NE(db_.error().find("no such table"), std::string::npos) << db_.error();
+    // As a column of t: no such column.
+    EXPECT_FALSE(db_.select({name}, "t", "", {}, rows));
+    EXPECT_NE(db_.error().find("no such column"), std::string::npos) << db_.error();
+    EXPECT_FALSE(db_.update("t", {{name, "mallory"}}, "1"));
+    EXPECT_NE(db_.error().find("no such column"), std::string::npos) << db_.error();
+    EXPECT_EQ(snapshot(db_, {"t"}), before);
+
+    // Made on purpose, each is exactly the table and column written to.
+    const std::string column = name + " col";
+    ASSERT_TRUE(db_.createTable(name, {ColumnDefinition(column, "TEXT", false, false, true)})) << db_.error();
+    ASSERT_TRUE(db_.insert(name, {{column, "row of " + name}})) << db_.error();
+    ASSERT_TRUE(db_.addColumn(ColumnDefinition(name, "INTEGER", false, false, false, false, Value(7)), name))
+        << db_.error();
+    int changed = 0;
+    ASSERT_TRUE(db_.update(name, {{name, 8}}, "1", {}, &changed)) << db_.error();
+    EXPECT_EQ(changed, 1);
+    ASSERT_TRUE(db_.select({column, name}, name, "", {}, rows, {name, column}, 1)) << db_.error();
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].columnName(0), column);
+    EXPECT_EQ(rows[0].value(0).asText(), "row of " + name);
+    EXPECT_EQ(rows[0].columnName(1), name);
+    EXPECT_EQ(rows[0].value(1).asInteger(), 8);
+    ASSERT_TRUE(db_.remove(name, "1", {}, &changed)) << db_.error();
+    EXPECT_EQ(changed, 1);
+    ASSERT_TRUE(db_.dropTable(name)) << db_.error();
+    EXPECT_EQ(snapshot(db_, {"t"}), before);
+  }
 }

@@ -383,4 +383,45 @@ struct TableHelperTests {
     expectMisuse("not open") { try database.addColumn(ColumnDefinition("a"), to: "t") }
     expectMisuse("not open") { try database.dropTable("t") }
   }
+
+  @Test func everyHostileIdentifierIsJustANameThroughEveryHelper() throws {
+    let database = try database()
+    let before = try snapshot(database)
+    for name in hostileIdentifiers {
+      // No such table: SQLite's error, and nothing ran.
+      let missing: [() throws -> Void] = [
+        { try database.insert(into: name, ["name": "mallory"]) },
+        { try database.update(name, set: ["name": "mallory"], where: "1") },
+        { try database.delete(from: name, where: "1") },
+        { _ = try database.select(from: name) },
+        { try database.dropTable(name) },
+      ]
+      for call in missing {
+        let error = #expect(throws: DatabaseError.self) { try call() }
+        #expect(error?.message.contains("no such table") == true, "\(name): \(String(describing: error))")
+      }
+      // As a column of t: no such column.
+      let select = #expect(throws: DatabaseError.self) { try database.select([name], from: "t") }
+      #expect(select?.message.contains("no such column") == true, "\(name)")
+      let update = #expect(throws: DatabaseError.self) {
+        try database.update("t", set: NamedArguments([(name, "mallory")]), where: "1")
+      }
+      #expect(update?.message.contains("no such column") == true, "\(name)")
+      #expect(try snapshot(database) == before, "\(name)")
+
+      // Made on purpose, each is exactly the table and column written to.
+      let column = name + " col"
+      try database.createTable(name, [ColumnDefinition(column, "TEXT", notNull: true)])
+      try database.insert(into: name, NamedArguments([(column, .text("row of " + name))]))
+      try database.addColumn(ColumnDefinition(name, "INTEGER", defaultValue: 7), to: name)
+      #expect(try database.update(name, set: NamedArguments([(name, 8)]), where: "1") == 1)
+      #expect(
+        try database.select([column, name], from: name, orderBy: [name, column], limit: 1) == [
+          [column: .text("row of " + name), name: 8]
+        ], "\(name)")
+      #expect(try database.delete(from: name, where: "1") == 1)
+      try database.dropTable(name)
+      #expect(try snapshot(database) == before, "\(name)")
+    }
+  }
 }
