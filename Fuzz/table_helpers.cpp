@@ -20,7 +20,8 @@
 // SQLITE_MISUSE, and a table created under a new name is found under
 // exactly that name with exactly the columns asked for; a value inserted
 // and updated reads back exactly (NaN as NULL); update and remove report 1
-// changed row; select returns at most `limit` rows.
+// changed row; select returns at most `limit` rows; a DEFAULT of a column
+// without a type reads back as the value it was written from.
 #include <cmath>
 #include <cstring>
 
@@ -245,6 +246,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (insertedOK && rowID != 0) {
     FUZZ_CHECK(rowValues(db, table, {column1})[0] == stored(inserted), "row %lld did not read back as inserted",
                static_cast<long long>(rowID));
+    // A column without a type converts nothing: its DEFAULT literal must
+    // read back as the very value it was written from.
+    if (second.defaultValue && type2.find_first_not_of(" \t\n\v\f\r") == std::string::npos) {
+      const Value value = rowValues(db, table, {column2})[0];
+      FUZZ_CHECK(value == stored(*second.defaultValue), "the default of \"%s\" read back as another value (%s)",
+                 fuzz::printable(column2).c_str(), fuzz::printable(value.asText()).c_str());
+    }
     int changed = -1;
     fuzz::resetBudget();
     const bool updatedOK = db.update(table, {{column1, updated}}, "1", {}, &changed);

@@ -30,9 +30,10 @@ public struct ColumnDefinition: Sendable {
   public var notNull: Bool
   /// UNIQUE.
   public var unique: Bool
-  /// DEFAULT, written by the core as a literal of the value (reals so that
-  /// they read back the same, infinities as `(9e999)`/`(-9e999)`, NaN as
-  /// NULL; text quoted; blobs as `x'…'`).
+  /// DEFAULT, written by the core as a literal of the value: reals as the
+  /// shortest decimal SQLite reads back as the same bits (an integral one
+  /// as `(CAST(… AS REAL))`, infinities as `(9e999)`/`(-9e999)`, NaN as
+  /// NULL); text quoted; blobs as `x'…'`.
   public var defaultValue: DatabaseValue?
   /// REFERENCES: `"table(column)"`, or `"table"` for its primary key; each
   /// part is trimmed of spaces and quoted.

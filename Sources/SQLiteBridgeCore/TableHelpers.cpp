@@ -4,7 +4,9 @@
 // bound, and the refusals (empty WHERE, NUL in a name, a type that is not a
 // type name, a malformed reference) decided before anything runs.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -23,8 +25,8 @@ bool isLetter(char c) noexcept { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c
 
 bool isDigit(char c) noexcept { return c >= '0' && c <= '9'; }
 
-// `what` quoted, or SQLITE_MISUSE when it holds NUL (SQLite's text would end
-// there, and the name would silently become another).
+// `name` quoted into `out`, or SQLITE_MISUSE naming `what` when it holds NUL
+// (SQLite's text would end there, and the name silently become another).
 bool quoted(Connection& connection, const std::string& name, const char* what, std::string& out) {
   if (name.find('\0') != std::string::npos) {
     return connection.fail(SQLITE_MISUSE, std::string("the ") + what + " holds a NUL byte", std::string());
@@ -209,21 +211,97 @@ bool isTypeName(const std::string& type) {
   }
 }
 
-std::string realLiteral(double real) {
-  if (std::isnan(real)) return "NULL";  // SQLite stores NaN as NULL
-  if (std::isinf(real)) return real > 0 ? "(9e999)" : "(-9e999)";
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", real);
-  std::string text(buffer);
-  bool looksReal = false;
-  for (char& c : text) {
-    // A locale's decimal comma is SQL's decimal point.
-    if (!isDigit(c) && c != '-' && c != '+' && c != 'e' && c != 'E') c = '.';
-    if (c == '.' || c == 'e' || c == 'E') looksReal = true;
+// Whether SQLite reads the SQL expression `sql` as exactly `real`, bit for
+// bit (evaluated as an INSERT evaluates a DEFAULT). SQLite's own
+// decimal-to-double conversion is not correctly rounded in every version:
+// 3.40 misreads some 17-digit reals by a bit.
+bool readsBackAs(Connection& connection, const std::string& sql, double real) noexcept {
+  const std::string select = "SELECT " + sql;
+  sqlite3_stmt* stmt = nullptr;
+  bool same = false;
+  if (sqlite3_prepare_v2(connection.db, select.c_str(), static_cast<int>(select.size()), &stmt, nullptr) == SQLITE_OK &&
+      sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) == SQLITE_FLOAT) {
+    const double read = sqlite3_column_double(stmt, 0);
+    same = std::memcmp(&read, &real, sizeof real) == 0;
   }
-  // "1" would read back as an integer.
-  if (!looksReal) text += ".0";
+  sqlite3_finalize(stmt);
+  return same;
+}
+
+// printf of a real, with a locale's decimal comma made SQL's decimal point.
+std::string printed(const char* format, int precision, double real) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, precision, real);
+  std::string text(buffer);
+  for (char& c : text) {
+    if (!isDigit(c) && c != '-' && c != '+' && c != 'e' && c != 'E') c = '.';
+  }
   return text;
+}
+
+// A decimal literal SQLite reads back as exactly `real` (finite): the
+// shortest of 15 to 17 significant digits that does, else an 18-digit one
+// near it (finer than the spacing of doubles, so one of them lands on it).
+// Empty when none does.
+std::string exactDecimal(Connection& connection, double real) {
+  for (int precision = 15; precision <= 17; ++precision) {
+    const std::string text = printed("%.*g", precision, real);
+    if (readsBackAs(connection, text, real)) return text;
+  }
+  // d.ddddddddddddddddde±x: 18 digits, read as an integer and an exponent.
+  const std::string scientific = printed("%.*e", 17, real);
+  const std::size_t e = scientific.find('e');
+  if (e == std::string::npos) return std::string();
+  std::string digits;
+  for (std::size_t i = 0; i < e; ++i) {
+    if (isDigit(scientific[i])) digits += scientific[i];
+  }
+  const bool negative = scientific[0] == '-';
+  const long long significand = std::stoll(digits);
+  const int exponent = std::stoi(scientific.substr(e + 1)) - 17;
+  for (long long offset = 1; offset <= 64; ++offset) {
+    for (const long long candidate : {significand - offset, significand + offset}) {
+      if (candidate <= 0) continue;
+      const std::string text = (negative ? "-" : "") + std::to_string(candidate) + "e" + std::to_string(exponent);
+      if (readsBackAs(connection, text, real)) return text;
+    }
+  }
+  return std::string();
+}
+
+// `real` as an expression SQLite evaluates exactly: its 53-bit integer
+// significand, made a real, times or divided by powers of two (each step is
+// exact in binary floating point, subnormals included). The last resort:
+// ALTER TABLE ADD COLUMN refuses it as a default that is not constant.
+std::string exactRealExpression(double real) {
+  int exponent = 0;
+  const double fraction = std::frexp(real, &exponent);  // real = fraction * 2^exponent
+  const auto significand = static_cast<std::int64_t>(std::ldexp(fraction, 53));
+  const int shift = exponent - 53;
+  std::string text = "(CAST(" + std::to_string(significand) + " AS REAL)";
+  const char* operation = shift > 0 ? " * " : " / ";
+  for (int remaining = shift > 0 ? shift : -shift; remaining > 0; remaining -= 62) {
+    text += operation + std::to_string(std::int64_t{1} << (remaining < 62 ? remaining : 62));
+  }
+  return text + ")";
+}
+
+// A DEFAULT SQLite reads back as exactly `real`: NULL for NaN (SQLite stores
+// NaN as NULL), (9e999) and (-9e999) for the infinities, a decimal for the
+// rest; an integral real is cast to REAL, since SQLite reads the default of
+// a column ALTER TABLE added as an integer when it is integral.
+std::string realDefault(Connection& connection, double real) {
+  if (std::isnan(real)) return "NULL";
+  if (std::isinf(real)) return real > 0 ? "(9e999)" : "(-9e999)";
+  std::string decimal;
+  const bool integral = std::trunc(real) == real;
+  if (integral && std::fabs(real) < 9.0e18) {
+    decimal = real == 0 && std::signbit(real) ? "-0.0" : std::to_string(static_cast<std::int64_t>(real));
+  } else {
+    decimal = exactDecimal(connection, real);
+    if (decimal.empty()) return exactRealExpression(real);
+  }
+  return integral ? "(CAST(" + decimal + " AS REAL))" : decimal;
 }
 
 bool defaultLiteral(Connection& connection, const std::string& column, const Value& value, std::string& out) {
@@ -235,7 +313,7 @@ bool defaultLiteral(Connection& connection, const std::string& column, const Val
       out = std::to_string(value.asInteger());
       return true;
     case ValueType::Real:
-      out = realLiteral(value.asReal());
+      out = realDefault(connection, value.asReal());
       return true;
     case ValueType::Text: {
       const std::string text = value.asText();

@@ -66,10 +66,13 @@ struct ColumnDefinition {
   bool notNull = false;
   /// UNIQUE.
   bool unique = false;
-  /// DEFAULT as a literal made from the value: an integer, a real (written
-  /// so that it reads back as the same real; infinities as (9e999) and
-  /// (-9e999), NaN as NULL, as SQLite stores it), 'text' with quotes
-  /// doubled, x'…' for a blob, NULL.
+  /// DEFAULT as a literal made from the value: an integer; a real as the
+  /// shortest decimal that this SQLite reads back as the same bits (checked
+  /// with SQLite itself, whose decimal reading is not exact in every
+  /// version), an integral one inside (CAST(… AS REAL)) so that it stays a
+  /// real even for rows that existed before `addColumn`, infinities as
+  /// (9e999) and (-9e999), NaN as NULL (as SQLite stores it); 'text' with
+  /// quotes doubled; x'…' for a blob; NULL.
   std::optional<Value> defaultValue;
   /// REFERENCES: `"table(column)"` (or `"table"` for its primary key); each
   /// part is quoted when rendered. Empty for none.
