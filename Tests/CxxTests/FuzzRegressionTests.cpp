@@ -1,5 +1,7 @@
 // Regression tests for bugs the libFuzzer targets (Fuzz/, scripts/fuzz)
 // found, one per bug, each named after the behaviour it pins down.
+#include <cstring>
+
 #include "TestSupport.hpp"
 
 using namespace std::string_literals;
@@ -164,4 +166,23 @@ TEST(FuzzRegressionExecute, ANulByteInATrailingCommentIsMisuseAndNothingRuns) {
   // Comments without NUL stay fine.
   EXPECT_TRUE(db.execute("SELECT 1; /* unterminated")) << db.error();
   EXPECT_TRUE(db.execute("SELECT 1 -- note")) << db.error();
+}
+
+// Found by table_helpers (300 s): a real DEFAULT written with 17 significant
+// digits ("2.2250738594814264e-306") that SQLite 3.40 reads back one bit off,
+// so the default a row got was not the value asked for.
+TEST(FuzzRegressionTableHelpers, ARealDefaultSQLiteMisreadsAt17DigitsReadsBackBitForBit) {
+  Database db = Database::open(":memory:");
+  const std::uint64_t bits = 0x0079'0000'002f'033dULL;
+  double real = 0;
+  std::memcpy(&real, &bits, sizeof real);
+  ASSERT_TRUE(db.createTable(
+      "t", {sqlitebridge::ColumnDefinition("a"),
+            sqlitebridge::ColumnDefinition("b", "", false, false, false, false, sqlitebridge::Value(real))}))
+      << db.error();
+  ASSERT_TRUE(db.insert("t", {{"a", "x"}})) << db.error();
+  sqlitebridge::Row row;
+  ASSERT_TRUE(db.execute("SELECT b FROM t", row)) << db.error();
+  const double read = row.value(0).asReal();
+  EXPECT_EQ(std::memcmp(&read, &real, sizeof read), 0) << describe(row.value(0));
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "Row.hpp"
 #include "Schema.hpp"
 #include "Statement.hpp"
+#include "TableHelpers.hpp"
 #include "Transaction.hpp"
 #include "Value.hpp"
 
@@ -30,6 +32,7 @@ class Migrator;
 namespace interop {
 struct DatabaseAccess;
 struct BackupAccess;
+struct TableHelperAccess;
 }  // namespace interop
 
 /// One SQLite connection.
@@ -370,6 +373,65 @@ class Database {
   /// key; empty when none does. Fails (false) only
   /// when the check cannot run (SQLITE_MISUSE when closed).
   bool foreignKeyCheck(std::vector<ForeignKeyViolation>& violations) noexcept;
+  // MARK: Table helpers
+
+  // For callers who would rather not write SQL. Every identifier (table,
+  // column, ORDER BY column, referenced table and column) is quoted, so any
+  // name, however hostile, is just a name; every value is bound. A name
+  // holding NUL fails with SQLITE_MISUSE before anything runs. `whereSQL`
+  // is caller SQL (an expression, put in parentheses) whose `?` parameters
+  // take `arguments`.
+
+  /// INSERT OR <onConflict> INTO "table" ("column", ...) VALUES (?, ...),
+  /// the columns and values in `values`' order; empty `values` inserts
+  /// DEFAULT VALUES. Sets `*rowID` (when not null) to the new row's rowid,
+  /// or to 0 when `ConflictResolution::Ignore` skipped the row. Fails with
+  /// SQLite's error for a missing table or column or a broken constraint
+  /// (SQLITE_CONSTRAINT_UNIQUE, ...; what the statement or transaction
+  /// keeps then is `onConflict`'s rule).
+  bool insert(const std::string& table, const NamedValues& values, std::int64_t* rowID = nullptr,
+              ConflictResolution onConflict = ConflictResolution::Abort) noexcept;
+  /// UPDATE "table" SET "column" = ?, ... WHERE (whereSQL), the `set`
+  /// values bound first, then `arguments` to `whereSQL`'s parameters. Sets
+  /// `*changed` (when not null) to the number of rows changed. Fails with
+  /// SQLITE_MISUSE, changing nothing, when `set` is empty or `whereSQL` is
+  /// empty or only whitespace (write "1" to update every row); with
+  /// SQLITE_RANGE when `arguments` do not match `whereSQL`'s parameters.
+  bool update(const std::string& table, const NamedValues& set, const std::string& whereSQL,
+              const std::vector<Value>& arguments = {}, int* changed = nullptr) noexcept;
+  /// DELETE FROM "table" WHERE (whereSQL) (`delete` is a C++ keyword). Sets
+  /// `*changed` (when not null) to the number of rows deleted. Fails with
+  /// SQLITE_MISUSE, deleting nothing, when `whereSQL` is empty or only
+  /// whitespace (write "1" to delete every row).
+  bool remove(const std::string& table, const std::string& whereSQL, const std::vector<Value>& arguments = {},
+              int* changed = nullptr) noexcept;
+  /// SELECT "table"."column" AS "column", ... FROM "table" [WHERE
+  /// (whereSQL)] [ORDER BY "table"."column", ...] [LIMIT ?], replacing `out`
+  /// with the rows, each column named as asked. No columns selects `*`; an
+  /// empty `whereSQL` reads every row. `orderBy` holds column names only,
+  /// each sorted ascending (write SQL with `execute` for DESC or
+  /// expressions). `limit` is bound after `arguments`; a negative one fails
+  /// with SQLITE_MISUSE. A column the table lacks fails with SQLITE_ERROR
+  /// ("no such column"; qualified, it is never taken for a string, as
+  /// SQLite takes an unknown double-quoted name). On failure `out` is empty.
+  bool select(const std::vector<std::string>& columns, const std::string& table, const std::string& whereSQL,
+              const std::vector<Value>& arguments, std::vector<Row>& out, const std::vector<std::string>& orderBy = {},
+              std::optional<std::int64_t> limit = std::nullopt) noexcept;
+  /// CREATE TABLE [IF NOT EXISTS] "name" (columns...). Fails with
+  /// SQLITE_MISUSE, creating nothing, when `columns` is empty or a column
+  /// is not a valid `ColumnDefinition` (see there); with SQLite's error
+  /// when the table exists (without `ifNotExists`) or SQLite refuses the
+  /// definition.
+  bool createTable(const std::string& name, const std::vector<ColumnDefinition>& columns,
+                   bool ifNotExists = false) noexcept;
+  /// ALTER TABLE "table" ADD COLUMN column. Fails with SQLITE_MISUSE for a
+  /// column that is not a valid `ColumnDefinition`, and with SQLite's error
+  /// when ALTER TABLE cannot add it (a PRIMARY KEY or UNIQUE column, NOT
+  /// NULL without a default, a missing table).
+  bool addColumn(const ColumnDefinition& column, const std::string& table) noexcept;
+  /// DROP TABLE [IF EXISTS] "name". Fails with SQLite's error when the
+  /// table does not exist (without `ifExists`).
+  bool dropTable(const std::string& name, bool ifExists = false) noexcept;
 
   // MARK: State
 
@@ -437,6 +499,7 @@ class Database {
   friend struct interop::DatabaseAccess;
   friend class Migrator;
   friend struct interop::BackupAccess;
+  friend struct interop::TableHelperAccess;
   friend class Transaction;
   friend class Savepoint;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,

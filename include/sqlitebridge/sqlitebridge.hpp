@@ -15,6 +15,7 @@
 #include "Row.hpp"
 #include "Schema.hpp"
 #include "Statement.hpp"
+#include "TableHelpers.hpp"
 #include "Transaction.hpp"
 #include "Uuid.hpp"
 #include "Value.hpp"

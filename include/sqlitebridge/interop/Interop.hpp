@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,53 @@ struct BackupAccess {
                      void* context) noexcept {
     return source.backupInto(destination, pagesPerStep, progress, context);
   }
+};
+
+/// A list of column definitions, named so that Swift can make one.
+using ColumnDefinitionList = std::vector<ColumnDefinition>;
+
+/// The table helpers' SQL, written by the core (`Database::insert`,
+/// `update`, `remove`, `select` and `addColumn` run the same text), for the
+/// Swift facade, which binds its own values: every identifier quoted, and
+/// the same refusals (SQLITE_MISUSE for a name holding NUL, an update
+/// without columns, an update or delete without a WHERE condition, a
+/// negative limit, a column definition that is not valid). Each starts a
+/// call (clearing `lastError()`) and returns false with the reason there.
+struct TableHelperAccess {
+  /// `INSERT OR <onConflict> INTO "table" ("c", ...) VALUES (?, ...)`
+  /// (`DEFAULT VALUES` for no columns); the values bind in column order.
+  static bool insertSQL(Database& database, const std::string& table, const StringList& columns,
+                        ConflictResolution onConflict, std::string& sql) noexcept;
+  /// `UPDATE "table" SET "c" = ?, ... WHERE (whereSQL)`; the set values
+  /// bind first, then the WHERE arguments.
+  static bool updateSQL(Database& database, const std::string& table, const StringList& columns,
+                        const std::string& whereSQL, std::string& sql) noexcept;
+  /// `DELETE FROM "table" WHERE (whereSQL)`.
+  static bool deleteSQL(Database& database, const std::string& table, const std::string& whereSQL,
+                        std::string& sql) noexcept;
+  /// `SELECT "table"."c" AS "c", ... | * FROM "table" [WHERE (whereSQL)]
+  /// [ORDER BY "table"."c", ...] [LIMIT ?]`; the WHERE arguments bind
+  /// first, then the limit.
+  static bool selectSQL(Database& database, const StringList& columns, const std::string& table,
+                        const std::string& whereSQL, const StringList& orderBy, bool hasLimit, std::int64_t limit,
+                        std::string& sql) noexcept;
+  /// `ALTER TABLE "table" ADD COLUMN <column>`.
+  static bool addColumnSQL(Database& database, const ColumnDefinition& column, const std::string& table,
+                           std::string& sql) noexcept;
+  /// The rowid `Database::insert` reports after an insert ran: the new
+  /// row's, or 0 when nothing was inserted (`ConflictResolution::Ignore`).
+  static std::int64_t insertedRowID(const Database& database) noexcept;
+  /// Sets `column.defaultValue` to an integer.
+  static void setDefaultInteger(ColumnDefinition& column, std::int64_t integer) noexcept;
+  /// Sets `column.defaultValue` to a real.
+  static void setDefaultReal(ColumnDefinition& column, double real) noexcept;
+  /// Sets `column.defaultValue` to text; false only when memory runs out.
+  static bool setDefaultText(ColumnDefinition& column, const std::string& text) noexcept;
+  /// Sets `column.defaultValue` to a blob of `size` bytes copied from
+  /// `bytes`; false only when memory runs out.
+  static bool setDefaultBlob(ColumnDefinition& column, const void* bytes, std::size_t size) noexcept;
+  /// Sets `column.defaultValue` to NULL (DEFAULT NULL).
+  static void setDefaultNull(ColumnDefinition& column) noexcept;
 };
 
 /// SQL identifiers as the core compares and quotes them.
