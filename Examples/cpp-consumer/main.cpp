@@ -4,8 +4,8 @@
 // This program walks through the whole C++ API — values, in-memory and file
 // databases, executing SQL with and without arguments, reading rows, errors,
 // schema helpers, updateTable, prepared statements, databases opened by
-// name, transactions, migrations, schema introspection, backup and database
-// files — and checks every result. It prints each mismatch on stderr and exits
+// name, transactions, migrations, schema introspection, table helpers,
+// backup and database files — and checks every result. It prints each mismatch on stderr and exits
 // with status 1 if there was any, so building and running it is also a test
 // of the installed library.
 #include <sqlitebridge/sqlitebridge.hpp>
@@ -489,7 +489,8 @@ void transactionsAndSchema(const fs::path& dir) {
   EXPECT(indexes.size() == 1 && indexes[0].origin == sb::IndexOrigin::UniqueConstraint && indexes[0].isUnique);
   std::vector<sb::ForeignKeyInfo> foreignKeys;
   EXPECT_OK(db, db.foreignKeys("tags", foreignKeys));
-  EXPECT(foreignKeys.size() == 1 && foreignKeys[0].destinationTable == "notes" && foreignKeys[0].onDelete == "NO ACTION");
+  EXPECT(foreignKeys.size() == 1 && foreignKeys[0].destinationTable == "notes" &&
+         foreignKeys[0].onDelete == "NO ACTION");
   EXPECT(!db.columns("nowhere", columns) && db.lastError().is(sb::ResultCode::Error));
   std::vector<std::string> problems;
   EXPECT_OK(db, db.integrityCheck(problems));
@@ -499,6 +500,33 @@ void transactionsAndSchema(const fs::path& dir) {
   std::vector<sb::ForeignKeyViolation> violations;
   EXPECT_OK(db, db.foreignKeyCheck(violations));
   EXPECT(violations.size() == 1 && violations[0].table == "tags" && violations[0].destinationTable == "notes");
+
+  // Table helpers: identifiers quoted, values bound, an empty WHERE refused.
+  const std::string hostile = "x\"; DROP TABLE notes; --";
+  EXPECT_OK(
+      db, db.createTable(hostile, {sb::ColumnDefinition("id", "INTEGER", true, true),
+                                   sb::ColumnDefinition("name", "TEXT", false, false, true, true),
+                                   sb::ColumnDefinition("score", "REAL", false, false, false, false, sb::Value(1.5))}));
+  std::int64_t rowID = 0;
+  EXPECT_OK(db, db.insert(hostile, sb::NamedValues{{"name", sb::Value("a")}}, &rowID));
+  EXPECT(rowID == 1);
+  EXPECT_OK(db, db.insert(hostile, sb::NamedValues{{"name", sb::Value("a")}, {"score", sb::Value(2.0)}}, &rowID,
+                          sb::ConflictResolution::Replace));
+  int changed = 0;
+  EXPECT_OK(db, db.update(hostile, sb::NamedValues{{"score", sb::Value(3.0)}}, "name = ?", {sb::Value("a")}, &changed));
+  EXPECT(changed == 1);
+  EXPECT(!db.remove(hostile, "", {}, &changed) && db.lastError().is(sb::ResultCode::Misuse));
+  EXPECT_OK(db,
+            db.addColumn(sb::ColumnDefinition("pinned", "INTEGER", false, false, true, false, sb::Value(0)), hostile));
+  std::vector<sb::Row> selected;
+  EXPECT_OK(db, db.select({"name", "score", "pinned"}, hostile, "score > ?", {sb::Value(2)}, selected, {"name"}, 5));
+  EXPECT(selected.size() == 1 && selected[0].value("score").asReal() == 3.0 &&
+         selected[0].value("pinned").asInteger() == 0);
+  EXPECT_OK(db, db.remove(hostile, "1", {}, &changed));
+  EXPECT(changed == 1);
+  EXPECT_OK(db, db.dropTable(hostile));
+  EXPECT_OK(db, db.dropTable(hostile, true));
+  EXPECT(db.tableExists("notes"));
 
   // Backup, file size, removing a database.
   sb::Database copy = sb::Database::open(":memory:");

@@ -184,8 +184,8 @@ let patient = try Database(path: ":memory:", configuration: configuration)
 check(patient.busyTimeout == .milliseconds(250) && store.busyTimeout == .seconds(5), "busyTimeout")
 check(ResultCode.constraintUnique.primary == .constraint, "ResultCode.primary")
 
-// Transactions, migrations, schema introspection, backup and database files
-// (issue 11).
+// Transactions, migrations, schema introspection, table helpers, backup and
+// database files (issue 11).
 let issue11Path = directory.appendingPathComponent("issue11.db").path
 let app = try Database(path: issue11Path)
 var migrator = DatabaseMigrator()
@@ -245,6 +245,34 @@ let violations = try app.foreignKeyCheck()
 check(
   violations.count == 1 && violations[0].table == "tags" && violations[0].destinationTable == "notes", "foreignKeyCheck"
 )
+
+// Table helpers: identifiers quoted, values bound, an empty WHERE refused.
+let hostile = "x\"; DROP TABLE notes; --"
+try app.createTable(
+  hostile, ifNotExists: false,
+  [
+    ColumnDefinition("id", "INTEGER", primaryKey: true, autoincrement: true),
+    ColumnDefinition("name", "TEXT", notNull: true, unique: true),
+    ColumnDefinition("score", "REAL", defaultValue: 1.5),
+    ColumnDefinition("note", "INTEGER", references: "notes(id)"),
+  ])
+check(try app.insert(into: hostile, ["name": "a"]) == 1, "insert")
+try app.insert(into: hostile, ["name": "a", "score": 2.0], onConflict: .replace)
+check(try app.update(hostile, set: ["score": 3.0], where: "name = ?", ["a"]) == 1, "update")
+do {
+  try app.delete(from: hostile, where: "")
+  check(false, "an empty where must throw")
+} catch let error as DatabaseError {
+  check(error.resultCode == .misuse, "empty where")
+}
+try app.addColumn(ColumnDefinition("pinned", "INTEGER", notNull: true, defaultValue: 0), to: hostile)
+let selectedRows = try app.select(
+  ["name", "score", "pinned"], from: hostile, where: "score > ?", [2], orderBy: ["name"], limit: 5)
+check(selectedRows == [["name": "a", "score": 3.0, "pinned": 0]], "select")
+check(try app.delete(from: hostile, where: "1") == 1, "delete")
+try app.dropTable(hostile)
+try app.dropTable(hostile, ifExists: true)
+check(try app.tableExists("notes"), "the hostile name stayed a name")
 
 let appCopy = try Database(path: ":memory:")
 var backupSteps = 0
