@@ -363,6 +363,24 @@ std::string payload(std::int64_t key) {
   return text;
 }
 
+bool fillNotesAndTagsAndCommit(RawDb& db, std::int64_t notes, std::int64_t tags, std::string (*title)(std::int64_t),
+                               std::string& error) {
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db.get(), "INSERT INTO notes(id, title, body) VALUES (?, ?, ?)", -1, &stmt, nullptr);
+  for (std::int64_t id = 1; id <= notes; ++id) {
+    const std::string t = title(id), body = payload(id);
+    sqlite3_bind_int64(stmt, 1, id);
+    sqlite3_bind_text(stmt, 2, t.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 3, body.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+  }
+  sqlite3_finalize(stmt);
+  return db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + std::to_string(tags) +
+                     ") INSERT INTO tags(id, note_id, tag) SELECT i, i * 5, 'tag ' || i FROM n; COMMIT",
+                 error);
+}
+
 // MARK: Tally
 
 void Tally::fail(std::int64_t& counter, const std::string& message) {

@@ -129,6 +129,12 @@ bool backdate(const std::string& path, int seconds);
 
 /// Text of 40–200 characters that depends only on `key`.
 std::string payload(std::int64_t key);
+/// Fills `notes(id, title, body)` with ids 1...`notes` (`title(id)`,
+/// `payload(id)`) and `tags(id, note_id, tag)` with ids 1...`tags` (note
+/// `id * 5`), then runs COMMIT: the end of both scenarios' set-up, which
+/// runs inside a BEGIN of its own. False with the problem in `error`.
+bool fillNotesAndTagsAndCommit(RawDb& db, std::int64_t notes, std::int64_t tags, std::string (*title)(std::int64_t),
+                               std::string& error);
 
 // MARK: Tally
 
