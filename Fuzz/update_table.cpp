@@ -152,8 +152,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const std::size_t bar = dependent.find('|');
       const std::string type = dependent.substr(5, bar - 5);     // "text:index"
       const std::string objectName = dependent.substr(bar + 6);  // "|text:items_title"
+      // Names are case-insensitive: an index `create` made itself as
+      // "Items_title" is the index items_title (updateTable keeps create's).
       FUZZ_CHECK(single(h, "SELECT count(*) FROM sqlite_schema WHERE type = '" + type + "' AND name = '" + objectName +
-                               "'") == "int:1",
+                               "' COLLATE NOCASE") == "int:1",
                  "updateTable succeeded but the %s %s was not recreated", type.c_str(), objectName.c_str());
     }
   } else {

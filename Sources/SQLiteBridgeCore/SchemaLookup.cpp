@@ -96,7 +96,6 @@ bool findInSchemaTable(Connection& connection, SchemaObjectKind kind, const std:
 
 bool findIn(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
             const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
-  if (name.empty()) return true;  // "main." names nothing
   if (kind == SchemaObjectKind::Trigger || kind == SchemaObjectKind::Index) {
     return findInSchemaTable(connection, kind, order, schema, name, object, found);
   }
@@ -109,8 +108,8 @@ bool findSchemaObject(Connection& connection, SchemaObjectKind kind, const std::
                       bool& found) {
   found = false;
   // SQLite reads a bound name as a C string, so "t\0x" would name "t": no
-  // name holds NUL.
-  if (given.empty() || given.find('\0') != std::string::npos) return true;
+  // name holds NUL. "" is a name like any other (SQLite makes a table "").
+  if (given.find('\0') != std::string::npos) return true;
   std::vector<std::string> order;
   if (!searchOrder(connection, order)) return false;
   // The name as it is first.

@@ -186,3 +186,37 @@ TEST(FuzzRegressionTableHelpers, ARealDefaultSQLiteMisreadsAt17DigitsReadsBackBi
   const double read = row.value(0).asReal();
   EXPECT_EQ(std::memcmp(&read, &real, sizeof read), 0) << describe(row.value(0));
 }
+
+TEST(FuzzRegressionTableHelpers, ATableNamedTheEmptyStringIsFoundByEveryCall) {
+  // SQLite makes a table called "": the schema calls must find it, as they
+  // find any other name (they once took "" for no name).
+  Database db = Database::open(":memory:");
+  ASSERT_TRUE(db.createTable("", {sqlitebridge::ColumnDefinition("a"), sqlitebridge::ColumnDefinition("b")}))
+      << db.error();
+  EXPECT_TRUE(db.tableExists("")) << db.error();
+  std::vector<std::string> names;
+  ASSERT_TRUE(db.tableColumns("", names)) << db.error();
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
+  ASSERT_TRUE(db.tableColumns("main.", names)) << db.error();
+  EXPECT_EQ(names.size(), 2u);
+  ASSERT_TRUE(db.insert("", {{"a", 1}, {"b", 2}})) << db.error();
+  EXPECT_EQ(scalarInteger(db, "SELECT a + b FROM \"\""), 3);
+  ASSERT_TRUE(db.dropTable("")) << db.error();
+  EXPECT_FALSE(db.tableExists(""));
+  EXPECT_FALSE(db.lastError().isError());
+  EXPECT_FALSE(db.tableColumns("", names));
+  EXPECT_EQ(db.error(), "no such table: ");
+}
+
+TEST_F(FuzzRegressionUpdateTable, AnIndexCreateMakesUnderAnotherCaseOfItsNameIsTheOneKept) {
+  // create makes "Items_title" itself: that is the index items_title (names
+  // ignore ASCII case), so the old definition is not recreated beside it.
+  ASSERT_TRUE(
+      db_.updateTable("CREATE TABLE items(id INTEGER PRIMARY KEY, title TEXT NOT NULL, qty INT);"
+                      "CREATE INDEX Items_title ON items(title, qty)",
+                      "", "ITEMS"))
+      << db_.error();
+  EXPECT_EQ(dump(db_, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items'"),
+            (Lines{"name=text:Items_title|sql=text:CREATE INDEX Items_title ON items(title, qty)"}));
+  EXPECT_EQ(scalarText(db_, "PRAGMA integrity_check"), "ok");
+}

@@ -459,4 +459,20 @@ struct TableHelperTests {
     #expect(try database.select(["odd"], from: "reals") == [["odd": .real(reals[12])]])
     #expect(Double(bitPattern: misread) == reals[12])
   }
+
+  /// SQLite makes a table called "": every call finds it like any other
+  /// name (the fuzz target found the schema calls taking "" for no name).
+  @Test func aTableNamedTheEmptyStringIsFoundByEveryCall() throws {
+    let database = try memoryDatabase()
+    try database.createTable("", [ColumnDefinition("a"), ColumnDefinition("b")])
+    #expect(try database.tableExists(""))
+    #expect(try database.tableColumns("") == ["a", "b"])
+    #expect(try database.columns(in: "main.").map(\.name) == ["a", "b"])
+    try database.insert(into: "", ["a": 1, "b": 2])
+    #expect(try database.select(from: "") == [["a": 1, "b": 2]])
+    try database.dropTable("")
+    #expect(try !database.tableExists(""))
+    let missing = try #require(throws: DatabaseError.self) { try database.tableColumns("") }
+    #expect(missing.message == "no such table: ")
+  }
 }
