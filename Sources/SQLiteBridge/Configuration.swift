@@ -8,16 +8,32 @@ public struct Configuration: Sendable, Equatable {
   /// before failing with `.busy`. 5 seconds by default; zero or
   /// less fails at once; kept to whole milliseconds (at most `Int32.max`).
   public var busyTimeout: Duration
+  /// Whether the connection enforces foreign keys (`PRAGMA foreign_keys`,
+  /// set at open); on by default.
+  public var foreignKeysEnabled: Bool
+  /// Opens the file read-only: every write throws `.readOnly`, and a missing
+  /// file is not created (`.cantOpen`); by name, a database not copied or
+  /// created yet throws `.cantOpen` instead of being made.
+  public var readOnly: Bool
+  /// How many reader connections a database pool opens at most.
+  public var maximumReaderCount: Int
 
-  /// The defaults: a 5-second busy timeout.
+  /// The defaults (the core's): a 5-second busy timeout, foreign keys
+  /// enforced, read-write, 5 readers.
   public init() {
     let defaults = sqlitebridge.Configuration()
     busyTimeout = .milliseconds(defaults.busyTimeoutMilliseconds)
+    foreignKeysEnabled = defaults.foreignKeys
+    readOnly = defaults.readOnly
+    maximumReaderCount = Int(defaults.maximumReaderCount)
   }
 
   var cxx: sqlitebridge.Configuration {
     var configuration = sqlitebridge.Configuration()
     configuration.busyTimeoutMilliseconds = busyTimeout.wholeMilliseconds
+    configuration.foreignKeys = foreignKeysEnabled
+    configuration.readOnly = readOnly
+    configuration.maximumReaderCount = Int32(clamping: maximumReaderCount)
     return configuration
   }
 }

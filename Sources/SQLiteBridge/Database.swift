@@ -61,7 +61,9 @@ public final class Database {
   }
 
   /// Opens (or creates) the file at `path` for reading and writing, set up
-  /// by `configuration`, whose busy timeout already applies to the open.
+  /// by `configuration`: its busy timeout already applies to the open, foreign
+  /// keys are enforced unless `foreignKeysEnabled` is false, and `readOnly`
+  /// opens the file read-only (never created: `.cantOpen` when missing).
   ///
   /// - Throws: `DatabaseError`, as `init(path:mode:)`.
   public init(path: String, configuration: Configuration) throws {

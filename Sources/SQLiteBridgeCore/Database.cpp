@@ -45,7 +45,10 @@ Database Database::open(const std::string& path, OpenMode mode) noexcept {
 
 Database Database::open(const std::string& path, const Configuration& configuration) noexcept {
   Database database(newConnection());
-  if (database.connection_) openConnection(*database.connection_, path, OpenMode::ReadWriteCreate, configuration);
+  if (database.connection_) {
+    openConnection(*database.connection_, path, configuration.readOnly ? OpenMode::ReadOnly : OpenMode::ReadWriteCreate,
+                   configuration);
+  }
   return database;
 }
 

@@ -109,6 +109,12 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
     }
     const std::string target = joinPath(documents, name);
     bool copiedHere = false;  // the file at target is the copy this call made
+    if (!pathExists(target) && configuration.readOnly) {
+      return connection.fail(
+          SQLITE_CANTOPEN,
+          "the database " + target + " does not exist yet, and a read-only configuration neither copies nor creates it",
+          std::string());
+    }
     if (!pathExists(target)) {
       // A first open killed midway leaves its temporary files and no target,
       // so this is where they would pile up; sweep the abandoned ones.
@@ -124,7 +130,8 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
         return false;
       }
     }
-    if (!openConnection(connection, plainPath(target), OpenMode::ReadWrite, configuration)) {
+    if (!openConnection(connection, plainPath(target),
+                        configuration.readOnly ? OpenMode::ReadOnly : OpenMode::ReadWrite, configuration)) {
       // A bundled file that is no database must not stay behind as the
       // writable copy, or every later open would fail the same way. Only the
       // copy this call published is removed, and only when it is no

@@ -66,6 +66,11 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     if (probeRc == SQLITE_ROW) probeRc = SQLITE_OK;
   }
   sqlite3_finalize(stmt);
+  // Before the caller's first statement, so that it is never run without.
+  if (probeRc == SQLITE_OK) {
+    probeRc = sqlite3_exec(db, configuration.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF",
+                           nullptr, nullptr, nullptr);
+  }
   if (probeRc != SQLITE_OK) {
     connection.failFromSQLite(probeRc, std::string());
     try {

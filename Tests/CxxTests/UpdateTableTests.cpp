@@ -245,7 +245,7 @@ TEST_F(UpdateTable, ErrorIsClearedAndPragmasAreRestoredAfterSuccess) {
   EXPECT_EQ(db_.lastError().code, 0);
   EXPECT_EQ(db_.error(), "");
   EXPECT_EQ(scalarInteger(db_, "PRAGMA legacy_alter_table"), 0);
-  EXPECT_EQ(scalarInteger(db_, "PRAGMA foreign_keys"), 0);
+  EXPECT_EQ(scalarInteger(db_, "PRAGMA foreign_keys"), 1) << "on by default, and restored";
   EXPECT_FALSE(db_.isInTransaction());
 }
 
@@ -618,7 +618,9 @@ TEST_F(UpdateTableForeignKeys, FailureForAnotherReasonAlsoRestoresForeignKeys) {
 }
 
 TEST(UpdateTableForeignKeysOff, RebuildIsNotCheckedWhenForeignKeysAreOff) {
-  Database db = Database::open(":memory:");
+  sqlitebridge::Configuration configuration;
+  configuration.foreignKeys = false;
+  Database db = Database::open(":memory:", configuration);
   ASSERT_TRUE(
       db.executeScript("CREATE TABLE parent(id INTEGER PRIMARY KEY);"
                        "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id));"

@@ -44,6 +44,9 @@ struct TableHelperAccess;
 /// call fails with SQLITE_MISUSE. Move-only; the connection closes when the
 /// last of the `Database` and the statements it prepared is gone.
 ///
+/// Every connection enforces foreign keys (`PRAGMA foreign_keys = ON` at
+/// open) unless its `Configuration` says otherwise.
+///
 /// A `Database` is used by one thread at a time (it opens its connection with
 /// SQLITE_OPEN_NOMUTEX); share one through a queue or pool instead.
 class Database {
@@ -74,8 +77,9 @@ class Database {
   /// `createSQL` fails; with SQLITE_BUSY when another connection holds a
   /// lock on the existing file for longer than the busy timeout (5 s).
   Database(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
-  /// Like the constructor above, with the busy timeout (and, later, the rest
-  /// of the set-up) taken from `configuration`.
+  /// Like the constructor above, set up by `configuration` (see
+  /// `open(path, configuration)`). With `readOnly`, a database not copied or
+  /// created yet fails with SQLITE_CANTOPEN instead of being made.
   Database(const std::string& name, const std::string& createSQL, const Location& location,
            const Configuration& configuration) noexcept;
   /// Opens the database called `name` in `Location::defaults()`.
@@ -90,8 +94,11 @@ class Database {
   /// first read of the file).
   static Database open(const std::string& path, OpenMode mode = OpenMode::ReadWriteCreate) noexcept;
   /// Opens (or creates) the file at `path` for reading and writing, set up
-  /// by `configuration` (its busy timeout applies to the open already).
-  /// Fails as `open(path, mode)` does.
+  /// by `configuration`: its busy timeout applies to the open already,
+  /// foreign keys are enforced unless `foreignKeys` is false, and with
+  /// `readOnly` the file is opened read-only (never created: a missing file
+  /// fails with SQLITE_CANTOPEN; writes fail with SQLITE_READONLY). Fails as
+  /// `open(path, mode)` does.
   static Database open(const std::string& path, const Configuration& configuration) noexcept;
 
   Database(Database&& other) noexcept;
