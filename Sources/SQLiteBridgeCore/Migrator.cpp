@@ -133,6 +133,14 @@ void restoreForeignKeys(Connection& connection, bool foreignKeysWereOn) {
 }
 
 // Prefixes the recorded error with the migration it stopped.
+// Memory ran out midway through a step: roll the migration's transaction
+// back (when open), restore foreign keys, report SQLITE_NOMEM.
+bool abandonOutOfMemory(Connection& connection, bool foreignKeysWereOn) {
+  if (sqlite3_get_autocommit(connection.db) == 0) quietly(connection, "ROLLBACK");
+  restoreForeignKeys(connection, foreignKeysWereOn);
+  return outOfMemory(connection);
+}
+
 bool failMigration(Connection& connection, const std::string& identifier, Error reason) {
   connection.error = std::move(reason);
   try {
@@ -201,9 +209,7 @@ bool Migrator::beginMigration(Database& db, const std::string& identifier, bool&
     connection.clearError();
     return true;
   } catch (...) {
-    if (db.isInTransaction()) quietly(connection, "ROLLBACK");
-    restoreForeignKeys(connection, foreignKeysWereOn);
-    return outOfMemory(connection);
+    return abandonOutOfMemory(connection, foreignKeysWereOn);
   }
 }
 
@@ -238,9 +244,7 @@ bool Migrator::finishMigration(Database& db, const std::string& identifier, bool
     connection.clearError();
     return true;
   } catch (...) {
-    if (db.isInTransaction()) quietly(connection, "ROLLBACK");
-    restoreForeignKeys(connection, foreignKeysWereOn);
-    return outOfMemory(connection);
+    return abandonOutOfMemory(connection, foreignKeysWereOn);
   }
 }
 

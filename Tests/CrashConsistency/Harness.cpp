@@ -388,4 +388,19 @@ void Tally::fail(std::int64_t& counter, const std::string& message) {
   if (failures.size() < 12) failures.push_back(message);
 }
 
+bool checkOpenedAndSound(RawDb& db, Tally& tally, const std::string& where) {
+  if (!db.ok()) {
+    tally.fail(tally.integrityFailures, where + ": cannot open: " + db.openError());
+    return false;
+  }
+  const std::string integrity = db.integrity();
+  if (integrity != "ok") tally.fail(tally.integrityFailures, where + ": integrity_check: " + integrity);
+  std::vector<std::vector<std::string>> rows;
+  std::string error;
+  if (!db.rows("PRAGMA foreign_key_check", rows, error) || !rows.empty()) {
+    tally.fail(tally.partial, where + ": foreign_key_check: " + (rows.empty() ? error : rows[0][0]));
+  }
+  return true;
+}
+
 }  // namespace crash

@@ -154,6 +154,12 @@ struct Tally {
   bool clean() const { return lost == 0 && partial == 0 && integrityFailures == 0 && otherFailures == 0; }
 };
 
+/// The checks every database left by a kill must pass: `db` opened,
+/// `PRAGMA integrity_check` says ok (else an integrity failure) and
+/// `PRAGMA foreign_key_check` finds nothing (else a partial result), each
+/// tallied with `where`. False only when `db` did not open.
+bool checkOpenedAndSound(RawDb& db, Tally& tally, const std::string& where);
+
 /// Options every scenario gets.
 struct Options {
   int rounds = 50;

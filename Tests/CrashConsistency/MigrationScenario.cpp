@@ -191,17 +191,9 @@ bool buildReferences(const std::string& directory, References& references, std::
 // The k whose state the database is in, or -1 (with the failure tallied).
 int inspect(const std::string& path, const References& references, Tally& tally, const std::string& where) {
   RawDb db(path);
-  if (!db.ok()) {
-    tally.fail(tally.integrityFailures, where + ": cannot open: " + db.openError());
-    return -1;
-  }
-  const std::string integrity = db.integrity();
-  if (integrity != "ok") tally.fail(tally.integrityFailures, where + ": integrity_check: " + integrity);
+  if (!checkOpenedAndSound(db, tally, where)) return -1;
   std::vector<std::vector<std::string>> rows;
   std::string error;
-  if (!db.rows("PRAGMA foreign_key_check", rows, error) || !rows.empty()) {
-    tally.fail(tally.partial, where + ": foreign_key_check: " + (rows.empty() ? error : rows[0][0]));
-  }
   const std::string version = db.scalar("PRAGMA user_version");
   const int k = std::atoi(version.c_str());
   if (version != std::to_string(k) || k < 0 || k > kCount) {

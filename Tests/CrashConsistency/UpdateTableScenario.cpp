@@ -72,17 +72,9 @@ bool createNotesDatabase(const std::string& path, std::string& error) {
 // The schema index the table has (0/1), or -1 with the problem in `problem`.
 int inspect(const std::string& path, Tally& tally, const std::string& where) {
   RawDb db(path);
-  if (!db.ok()) {
-    tally.fail(tally.integrityFailures, where + ": cannot open: " + db.openError());
-    return -1;
-  }
-  const std::string integrity = db.integrity();
-  if (integrity != "ok") tally.fail(tally.integrityFailures, where + ": integrity_check: " + integrity);
+  if (!checkOpenedAndSound(db, tally, where)) return -1;
   std::vector<std::vector<std::string>> rows;
   std::string error;
-  if (!db.rows("PRAGMA foreign_key_check", rows, error) || !rows.empty()) {
-    tally.fail(tally.partial, where + ": foreign_key_check: " + (rows.empty() ? error : rows[0][0]));
-  }
   if (!db.rows("SELECT name, type, sql FROM sqlite_schema", rows, error)) {
     tally.fail(tally.integrityFailures, where + ": reading the schema: " + error);
     return -1;
