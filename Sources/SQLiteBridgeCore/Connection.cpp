@@ -38,6 +38,13 @@ bool Connection::fail(int code, const std::string& message, const std::string& s
     error.message.clear();
     error.sql.clear();
   }
+  if (failureCount++ == failureMark) {
+    try {
+      firstFailureSinceMark = error;
+    } catch (...) {
+      firstFailureSinceMark = Error{error.code, error.extendedCode, std::string(), std::string()};
+    }
+  }
   return false;
 }
 
@@ -55,7 +62,10 @@ bool Connection::failFromSQLite(int resultCode, const std::string& sql) noexcept
 }
 
 bool Connection::begin() noexcept {
-  if (db == nullptr) return fail(SQLITE_MISUSE, "the database is not open", "");
+  if (db == nullptr) {
+    if (closedReason.isError()) return fail(closedReason.extendedCode, closedReason.message, closedReason.sql);
+    return fail(SQLITE_MISUSE, "the database is not open", "");
+  }
   if (error.code != SQLITE_OK) clearError();  // after a success there is nothing to clear
   return true;
 }

@@ -35,6 +35,17 @@ class Connection {
   /// databases), recorded in the process's open files until `close`.
   FileIdentity openFile;
 
+  /// Failures recorded so far, and the first one since `failureMark` (a
+  /// queue or pool block starting sets the mark to the count, to tell
+  /// whether a statement failed inside the block).
+  std::uint64_t failureCount = 0;
+  std::uint64_t failureMark = 0;
+  Error firstFailureSinceMark;
+  /// Why this connection is closed, when it was made closed on purpose (a
+  /// queue's block that could not run gets one); `begin` reports it instead
+  /// of "the database is not open".
+  Error closedReason;
+
   /// Sets SQLite's busy timeout and remembers it; 0 or less fails at once.
   void setBusyTimeout(int milliseconds) noexcept;
 

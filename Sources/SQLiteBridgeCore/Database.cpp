@@ -1,5 +1,6 @@
 #include "sqlitebridge/Database.hpp"
 
+#include <atomic>
 #include <climits>
 #include <cstddef>
 #include <new>
@@ -73,8 +74,32 @@ bool Database::isOpen() const noexcept { return connection_ && connection_->db !
 
 void Database::close() noexcept {
   // As a move does: the shared connection closes with its last owner.
-  if (isOpen()) connection_ = newConnection();
+  // Atomic, for `interrupt` from another thread.
+  if (isOpen()) std::atomic_store(&connection_, newConnection());
 }
+
+void Database::interrupt() const noexcept {
+  // The copy keeps the connection (and its handle) alive while interrupting.
+  const std::shared_ptr<Connection> connection = std::atomic_load(&connection_);
+  if (connection && connection->db != nullptr) sqlite3_interrupt(connection->db);
+}
+
+namespace detail {
+
+Database unusableDatabase(const Error& reason) noexcept {
+  Database database(newConnection());
+  if (database.connection_) {
+    try {
+      database.connection_->closedReason = reason;
+      database.connection_->error = reason;
+    } catch (...) {
+      database.connection_->closedReason = Error{reason.code, reason.extendedCode, std::string(), std::string()};
+    }
+  }
+  return database;
+}
+
+}  // namespace detail
 
 std::string Database::path() const noexcept {
   if (!isOpen()) return std::string();

@@ -3,6 +3,7 @@
 
 #include <string_view>
 
+#include "ConnectionPool.hpp"
 #include "ConversionFailure.hpp"
 #include "SqlText.hpp"
 
@@ -73,6 +74,49 @@ bool Conversions::columnIndexOutOfRangeMessage(long long index, long long count,
     message.clear();
     return false;
   }
+}
+
+AsyncJobHandle ConcurrencyAccess::makeJob(LeaseKind kind, Run run, void* context) noexcept {
+  AsyncJobHandle handle;
+  try {
+    handle.job = std::make_shared<AsyncJob>();
+    handle.job->kind = kind;
+    handle.job->run = run;
+    handle.job->context = context;
+  } catch (...) {
+    handle.job.reset();
+  }
+  return handle;
+}
+
+bool ConcurrencyAccess::submitToQueue(const DatabaseQueue& queue, const AsyncJobHandle& job) noexcept {
+  return job.job && queue.pool_ && queue.pool_->submit(job.job);
+}
+
+bool ConcurrencyAccess::submitToPool(const DatabasePool& pool, const AsyncJobHandle& job) noexcept {
+  return job.job && pool.pool_ && pool.pool_->submit(job.job);
+}
+
+void ConcurrencyAccess::cancel(const AsyncJobHandle& job) noexcept {
+  if (job.job) job.job->cancel();
+}
+
+bool ConcurrencyAccess::isCancelled(const AsyncJobHandle& job) noexcept { return job.job && job.job->cancelled.load(); }
+
+void ConcurrencyAccess::injectTransientFailures(const DatabaseQueue& queue, int count, int code) noexcept {
+  if (queue.pool_) queue.pool_->injectTransientFailures(count, code);
+}
+
+void ConcurrencyAccess::injectTransientFailures(const DatabasePool& pool, int count, int code) noexcept {
+  if (pool.pool_) pool.pool_->injectTransientFailures(count, code);
+}
+
+std::int64_t ConcurrencyAccess::transientRetryCount(const DatabaseQueue& queue) noexcept {
+  return queue.pool_ ? queue.pool_->transientRetryCount() : 0;
+}
+
+std::int64_t ConcurrencyAccess::transientRetryCount(const DatabasePool& pool) noexcept {
+  return pool.pool_ ? pool.pool_->transientRetryCount() : 0;
 }
 
 }  // namespace sqlitebridge::interop

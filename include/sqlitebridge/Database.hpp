@@ -28,12 +28,17 @@
 namespace sqlitebridge {
 
 class Connection;
+class ConnectionPool;
 class Migrator;
 namespace interop {
 struct DatabaseAccess;
 struct BackupAccess;
 struct TableHelperAccess;
+struct ConcurrencyAccess;
 }  // namespace interop
+namespace detail {
+Database unusableDatabase(const Error& reason) noexcept;
+}  // namespace detail
 
 /// One SQLite connection.
 ///
@@ -498,6 +503,14 @@ class Database {
   /// when closed.
   int busyTimeout() const noexcept;
 
+  /// Makes the statement running now on this connection fail with
+  /// SQLITE_INTERRUPT (a write's transaction then rolls back: SQLite's
+  /// rule). The only method safe to call from another thread while this
+  /// `Database` is in use, as long as it is not moved or destroyed
+  /// meanwhile (closing it is safe). Does nothing when no statement runs: a
+  /// statement that starts afterwards is not interrupted.
+  void interrupt() const noexcept;
+
   /// The underlying connection handle, for calling sqlite3 directly from C++;
   /// null when closed. The `Database` still owns it.
   sqlite3* handle() const noexcept;
@@ -509,6 +522,9 @@ class Database {
   friend struct interop::TableHelperAccess;
   friend class Transaction;
   friend class Savepoint;
+  friend class ConnectionPool;
+  friend struct interop::ConcurrencyAccess;
+  friend Database detail::unusableDatabase(const Error& reason) noexcept;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
   // and the Swift facade's through interop): begin one of `kind`, or a
   // savepoint (named in `savepointName`) when a transaction is open or

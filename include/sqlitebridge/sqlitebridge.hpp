@@ -3,9 +3,12 @@
 #pragma once
 
 #include "SQLite.hpp"
+#include "CheckpointMode.hpp"
 #include "ColumnView.hpp"
 #include "Configuration.hpp"
 #include "Database.hpp"
+#include "DatabasePool.hpp"
+#include "DatabaseQueue.hpp"
 #include "Date.hpp"
 #include "Error.hpp"
 #include "Location.hpp"

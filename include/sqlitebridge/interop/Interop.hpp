@@ -10,10 +10,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "../sqlitebridge.hpp"
+
+namespace sqlitebridge {
+struct AsyncJob;
+}  // namespace sqlitebridge
 
 namespace sqlitebridge::interop {
 
@@ -199,6 +204,66 @@ struct TableHelperAccess {
   static bool setDefaultBlob(ColumnDefinition& column, const void* bytes, std::size_t size) noexcept;
   /// Sets `column.defaultValue` to NULL (DEFAULT NULL).
   static void setDefaultNull(ColumnDefinition& column) noexcept;
+};
+
+/// A job for a queue's or pool's own threads (its state is the core's);
+/// copies share it.
+struct AsyncJobHandle {
+  std::shared_ptr<AsyncJob> job;
+};
+
+/// The leases of `DatabaseQueue` and `DatabasePool`, which their C++
+/// templates take with C++ blocks, for the Swift facade to take with Swift
+/// ones: acquire (which connection, the locks, the transaction, retries and
+/// reentrancy are the core's), run the block, finish, release. And the
+/// pool's threads, which run async blocks so that no caller's thread waits.
+struct ConcurrencyAccess {
+  /// A block's callback: `lease` is null when the job was cancelled before
+  /// it started (nothing touched the database); its `database` is null when
+  /// acquiring failed (the reason in `lease->error`). Otherwise the block
+  /// runs and calls `finish`; the core releases the lease afterwards.
+  using Run = void (*)(void* context, ConnectionLease* lease);
+
+  static bool acquireQueue(const DatabaseQueue& queue, LeaseKind kind, ConnectionLease& lease) noexcept {
+    return detail::acquireLease(queue.pool_.get(), kind, lease);
+  }
+  static bool acquirePool(const DatabasePool& pool, LeaseKind kind, ConnectionLease& lease) noexcept {
+    return detail::acquireLease(pool.pool_.get(), kind, lease);
+  }
+  /// Ends the lease's transaction: commits when `commit` (a statement that
+  /// failed inside the block does not prevent it: Swift reports failures by
+  /// throwing, and a block that caught one meant to go on), else rolls back.
+  /// False, with the reason in `lease.error`, when the commit failed.
+  static bool finish(ConnectionLease& lease, bool commit) noexcept { return detail::finishLease(lease, commit, false); }
+  /// Gives the connection back; once, after `finish` (or instead of it, to
+  /// roll back).
+  static void release(ConnectionLease& lease) noexcept { detail::releaseLease(lease); }
+  /// A `Database` sharing the lease's connection, for the Swift `Database`
+  /// a block is given (which closes it when the block returns, so that a
+  /// copy that escaped the block fails with SQLITE_MISUSE).
+  static Database share(const ConnectionLease& lease) noexcept {
+    return lease.database != nullptr ? Database(lease.database->connection_) : detail::unusableDatabase(lease.error);
+  }
+  /// A job of `kind` that calls `run(context, lease)` once.
+  static AsyncJobHandle makeJob(LeaseKind kind, Run run, void* context) noexcept;
+  /// Queues `job` for the queue's (pool's) threads; false when it could not
+  /// be queued (out of memory, or the queue is being destroyed): `run` is
+  /// then never called.
+  static bool submitToQueue(const DatabaseQueue& queue, const AsyncJobHandle& job) noexcept;
+  static bool submitToPool(const DatabasePool& pool, const AsyncJobHandle& job) noexcept;
+  /// Cancels `job`: one not started never starts (`run` gets a null lease),
+  /// a running statement fails with SQLITE_INTERRUPT, and so does every
+  /// later statement of the block.
+  static void cancel(const AsyncJobHandle& job) noexcept;
+  static bool isCancelled(const AsyncJobHandle& job) noexcept;
+
+  /// For tests: the next `count` transaction begins of the queue (pool)
+  /// answer `code` first, as SQLite can under contention; they are retried.
+  static void injectTransientFailures(const DatabaseQueue& queue, int count, int code) noexcept;
+  static void injectTransientFailures(const DatabasePool& pool, int count, int code) noexcept;
+  /// Transient answers the queue (pool) absorbed by retrying.
+  static std::int64_t transientRetryCount(const DatabaseQueue& queue) noexcept;
+  static std::int64_t transientRetryCount(const DatabasePool& pool) noexcept;
 };
 
 /// SQL identifiers as the core compares and quotes them.

@@ -1,0 +1,397 @@
+#include "ConnectionPool.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+
+#include "Connection.hpp"
+
+namespace sqlitebridge {
+
+namespace {
+
+// The pools this thread holds a lease of: asking one of them again would wait
+// for itself.
+thread_local std::vector<const ConnectionPool*> heldPools;
+
+// How many transient answers one begin absorbs, and the pause before each
+// retry (doubling from 1 ms, at most 64 ms: under a second in all).
+constexpr int kTransientRetryLimit = 10;
+
+void pauseBeforeRetry(int attempt) noexcept {
+  if (attempt == 0) {
+    std::this_thread::yield();
+    return;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1 << std::min(attempt - 1, 6)));
+}
+
+Error misuse(const char* message) { return Error{SQLITE_MISUSE, SQLITE_MISUSE, message, std::string()}; }
+
+}  // namespace
+
+ConnectionPool::ConnectionPool(Kind kind, Configuration configuration) noexcept
+    : kind_(kind), configuration_(configuration) {}
+
+std::unique_ptr<ConnectionPool> ConnectionPool::queue(Database writer) noexcept {
+  std::unique_ptr<ConnectionPool> pool(new (std::nothrow) ConnectionPool(Kind::Queue, Configuration()));
+  if (!pool) return nullptr;
+  if (!writer.isOpen()) pool->openError_ = writer.lastError();
+  pool->writer_.emplace(std::move(writer));
+  return pool;
+}
+
+std::unique_ptr<ConnectionPool> ConnectionPool::pool(const std::string& path,
+                                                     const Configuration& configuration) noexcept {
+  std::unique_ptr<ConnectionPool> pool(new (std::nothrow) ConnectionPool(Kind::Pool, configuration));
+  if (!pool) return nullptr;
+  if (!pool->openPool(path)) pool->writer_.reset();
+  return pool;
+}
+
+ConnectionPool::~ConnectionPool() {
+  {
+    std::lock_guard<std::mutex> lock(jobsMutex_);
+    stopping_ = true;
+  }
+  jobsAdded_.notify_all();
+  for (JobLine* line : {&writeJobs_, &readJobs_}) {
+    for (std::thread& thread : line->threads) {
+      // A job's block that drops the last owner of its own pool runs this
+      // destructor on a job thread, which cannot wait for itself.
+      if (thread.get_id() == std::this_thread::get_id()) {
+        thread.detach();
+      } else if (thread.joinable()) {
+        thread.join();
+      }
+    }
+  }
+  // Readers first: the writer's close may checkpoint the WAL.
+  readers_.clear();
+  writer_.reset();
+}
+
+// MARK: Opening a pool
+
+bool ConnectionPool::openPool(const std::string& path) noexcept {
+  try {
+    path_ = path;
+    if (configuration_.maximumReaderCount < 1) {
+      openError_ = misuse("maximumReaderCount must be at least 1");
+      return false;
+    }
+    readers_.resize(static_cast<std::size_t>(configuration_.maximumReaderCount));
+    readJobs_.threadLimit = readers_.size();
+    if (configuration_.readOnly) {
+      // Readers only; the first one opens now, so that a missing or bad file
+      // fails here.
+      int slot = -1;
+      Error error;
+      if (lendReader(slot, error) == nullptr) {
+        openError_ = error;
+        return false;
+      }
+      returnReader(slot);
+      return true;
+    }
+    Database writer = Database::open(path, configuration_);
+    if (!writer.isOpen()) {
+      openError_ = writer.lastError();
+      return false;
+    }
+    if (writer.path().empty()) {
+      openError_ = Error{SQLITE_CANTOPEN, SQLITE_CANTOPEN,
+                         "a DatabasePool needs a database file, and \"" + path +
+                             "\" is an in-memory or temporary database, which only the connection that opened it "
+                             "can see (its readers would not see its writes): use a DatabaseQueue",
+                         std::string()};
+      return false;
+    }
+    if (sqlite3_db_readonly(writer.handle(), "main") == 1) {
+      openError_ = Error{SQLITE_READONLY, SQLITE_READONLY,
+                         "a DatabasePool must write the database to put it in WAL mode, and " + path +
+                             " is read-only for this process: open the pool with Configuration::readOnly, or use a "
+                             "DatabaseQueue",
+                         std::string()};
+      return false;
+    }
+    Row mode;
+    if (!writer.execute("PRAGMA journal_mode = WAL", mode)) {
+      openError_ = writer.lastError();
+      return false;
+    }
+    const std::string journalMode = mode.empty() ? std::string() : mode.value(0).asText();
+    if (journalMode != "wal") {
+      openError_ =
+          Error{SQLITE_ERROR, SQLITE_ERROR,
+                "a DatabasePool needs WAL mode, and SQLite kept " + path + " in journal mode \"" + journalMode + "\"",
+                std::string()};
+      return false;
+    }
+    writer_.emplace(std::move(writer));
+    return true;
+  } catch (...) {
+    openError_ = Error{SQLITE_NOMEM, SQLITE_NOMEM, std::string(), std::string()};
+    return false;
+  }
+}
+
+Database* ConnectionPool::lendReader(int& slot, Error& error) noexcept {
+  try {
+    std::unique_lock<std::mutex> lock(readersMutex_);
+    std::size_t index = 0;
+    readerFreed_.wait(lock, [&] {
+      for (index = 0; index < readers_.size(); ++index) {
+        if (!readers_[index].busy) return true;
+      }
+      return false;
+    });
+    // An open reader is lent before a new one is opened.
+    for (std::size_t other = 0; other < readers_.size(); ++other) {
+      if (!readers_[other].busy && readers_[other].database) {
+        index = other;
+        break;
+      }
+    }
+    Reader& reader = readers_[index];
+    reader.busy = true;
+    if (!reader.database) {
+      // Opening outside the lock would let two threads open the same slot.
+      Configuration configuration = configuration_;
+      configuration.readOnly = true;
+      auto database = std::make_unique<Database>(Database::open(path_, configuration));
+      if (!database->isOpen()) {
+        error = database->lastError();
+        reader.busy = false;
+        lock.unlock();
+        readerFreed_.notify_one();
+        return nullptr;
+      }
+      reader.database = std::move(database);
+    }
+    slot = static_cast<int>(index);
+    return reader.database.get();
+  } catch (...) {
+    error = Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()};
+    return nullptr;
+  }
+}
+
+void ConnectionPool::returnReader(int slot) noexcept {
+  {
+    std::lock_guard<std::mutex> lock(readersMutex_);
+    readers_[static_cast<std::size_t>(slot)].busy = false;
+  }
+  readerFreed_.notify_one();
+}
+
+// MARK: Leases
+
+bool ConnectionPool::isHeldByThisThread() const noexcept {
+  return std::find(heldPools.begin(), heldPools.end(), this) != heldPools.end();
+}
+
+bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease) noexcept {
+  lease = ConnectionLease();
+  lease.pool = this;
+  lease.kind = kind;
+  try {
+    if (!isOpen()) {
+      lease.error = openError_;
+      return false;
+    }
+    if (isHeldByThisThread()) {
+      lease.error = misuse(
+          "reentrant access: a read or write of a DatabaseQueue or DatabasePool was called from inside one of its "
+          "own blocks, where it would wait for itself; use the Database the block was given");
+      return false;
+    }
+    heldPools.reserve(heldPools.size() + 1);
+  } catch (...) {
+    lease.error = Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()};
+    return false;
+  }
+  Database* database = nullptr;
+  if (kind == LeaseKind::Read && kind_ == Kind::Pool) {
+    database = lendReader(lease.reader, lease.error);
+    if (database == nullptr) return false;
+  } else {
+    if (!writer_) {
+      lease.error =
+          Error{SQLITE_READONLY, SQLITE_READONLY,
+                "the DatabasePool was opened read-only (Configuration readOnly): it has no writer", std::string()};
+      return false;
+    }
+    writerMutex_.lock();
+    database = &*writer_;
+  }
+  heldPools.push_back(this);
+  lease.database = database;
+  Connection& connection = *database->connection_;
+  connection.failureMark = connection.failureCount;
+  if (!beginTransaction(*database, kind, lease.error)) {
+    lease.ended = true;
+    release(lease);
+    lease.database = nullptr;
+    return false;
+  }
+  lease.inTransaction =
+      kind != LeaseKind::WriteWithoutTransaction && !(kind == LeaseKind::Read && kind_ == Kind::Queue);
+  connection.failureMark = connection.failureCount;
+  return true;
+}
+
+bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept {
+  if (kind == LeaseKind::WriteWithoutTransaction) return true;
+  if (kind == LeaseKind::Read && kind_ == Kind::Queue) {
+    // The queue's one connection, read-only for the block.
+    if (database.execute("PRAGMA query_only = 1")) return true;
+    error = database.lastError();
+    return false;
+  }
+  const int timeout = database.busyTimeout();
+  for (int attempt = 0;; ++attempt) {
+    const auto started = std::chrono::steady_clock::now();
+    int code = SQLITE_OK;
+    if (injectedFailures_.load() > 0 && injectedFailures_.fetch_sub(1) > 0) {
+      code = injectedCode_.load();
+      try {
+        error = Error{code & 0xff, code, "transient answer injected by a test", std::string()};
+      } catch (...) {
+      }
+    } else {
+      // A read transaction takes its snapshot at its first read, so read now:
+      // the block sees the database as it is when it starts.
+      const bool begun = kind == LeaseKind::Read ? database.execute("BEGIN DEFERRED") &&
+                                                       database.execute("SELECT 1 FROM sqlite_schema LIMIT 1")
+                                                 : database.execute("BEGIN IMMEDIATE");
+      if (begun) return true;
+      error = database.lastError();
+      code = error.extendedCode;
+      if (database.isInTransaction()) database.execute("ROLLBACK");
+    }
+    // SQLITE_PROTOCOL, and SQLITE_BUSY that came back before the busy
+    // timeout ran out (so without the busy handler waiting: WAL recovery, a
+    // checkpoint restarting the log), pass; a lock held past the timeout is
+    // the caller's to hear about.
+    const auto elapsed = std::chrono::steady_clock::now() - started;
+    const bool transient = (code & 0xff) == SQLITE_PROTOCOL || ((code & 0xff) == SQLITE_BUSY && timeout > 0 &&
+                                                                elapsed < std::chrono::milliseconds(timeout));
+    if (!transient || attempt >= kTransientRetryLimit) return false;
+    transientRetries_.fetch_add(1);
+    pauseBeforeRetry(attempt);
+  }
+}
+
+bool ConnectionPool::endOpenTransaction(Database& database) noexcept {
+  return !database.isInTransaction() || database.execute("ROLLBACK");
+}
+
+bool ConnectionPool::finish(ConnectionLease& lease, bool commit, bool rollBackAfterFailedStatement) noexcept {
+  if (lease.ended || lease.database == nullptr) return !lease.error.isError();
+  lease.ended = true;
+  lease.error = Error();
+  Database& database = *lease.database;
+  Connection& connection = *database.connection_;
+  try {
+    switch (lease.kind) {
+      case LeaseKind::Read:
+        if (kind_ == Kind::Queue) {
+          endOpenTransaction(database);
+          database.execute("PRAGMA query_only = 0");
+        } else {
+          endOpenTransaction(database);
+        }
+        return true;
+      case LeaseKind::WriteWithoutTransaction:
+        endOpenTransaction(database);
+        return true;
+      case LeaseKind::Write:
+        break;
+    }
+    if (!database.isInTransaction()) {
+      // The block committed or rolled back itself, or SQLite rolled back
+      // after an error (SQLITE_FULL, SQLITE_IOERR, ...).
+      if (!commit) return true;
+      lease.error = connection.failureCount != connection.failureMark
+                        ? connection.firstFailureSinceMark
+                        : misuse("the write block ended its transaction itself (COMMIT or ROLLBACK inside the block)");
+      return false;
+    }
+    if (commit && rollBackAfterFailedStatement && connection.failureCount != connection.failureMark) {
+      lease.error = connection.firstFailureSinceMark;
+      database.execute("ROLLBACK");
+      return false;
+    }
+    if (!commit) {
+      database.execute("ROLLBACK");
+      return true;
+    }
+    if (database.execute("COMMIT")) return true;
+    lease.error = database.lastError();
+    endOpenTransaction(database);
+    return false;
+  } catch (...) {
+    endOpenTransaction(database);
+    lease.error = Error{SQLITE_NOMEM, SQLITE_NOMEM, std::string(), std::string()};
+    return false;
+  }
+}
+
+void ConnectionPool::release(ConnectionLease& lease) noexcept {
+  if (lease.database == nullptr) return;
+  if (!lease.ended) finish(lease, false, false);
+  auto held = std::find(heldPools.rbegin(), heldPools.rend(), this);
+  if (held != heldPools.rend()) heldPools.erase(std::next(held).base());
+  if (lease.reader >= 0) {
+    returnReader(lease.reader);
+  } else {
+    writerMutex_.unlock();
+  }
+  lease.database = nullptr;
+}
+
+bool ConnectionPool::checkpoint(CheckpointMode mode, Error* error) noexcept {
+  ConnectionLease lease;
+  if (!acquire(LeaseKind::WriteWithoutTransaction, lease)) {
+    if (error != nullptr) *error = lease.error;
+    return false;
+  }
+  int sqliteMode = SQLITE_CHECKPOINT_PASSIVE;
+  switch (mode) {
+    case CheckpointMode::Passive:
+      break;
+    case CheckpointMode::Full:
+      sqliteMode = SQLITE_CHECKPOINT_FULL;
+      break;
+    case CheckpointMode::Restart:
+      sqliteMode = SQLITE_CHECKPOINT_RESTART;
+      break;
+    case CheckpointMode::Truncate:
+      sqliteMode = SQLITE_CHECKPOINT_TRUNCATE;
+      break;
+  }
+  Connection& connection = *lease.database->connection_;
+  connection.clearError();
+  const int rc = sqlite3_wal_checkpoint_v2(connection.db, nullptr, sqliteMode, nullptr, nullptr);
+  bool ok = rc == SQLITE_OK;
+  if (!ok) connection.failFromSQLite(rc, std::string());
+  if (error != nullptr) *error = ok ? Error() : connection.error;
+  release(lease);
+  return ok;
+}
+
+void ConnectionPool::interrupt() noexcept {
+  if (writer_) writer_->interrupt();
+  std::lock_guard<std::mutex> lock(readersMutex_);
+  for (const Reader& reader : readers_) {
+    if (reader.database) reader.database->interrupt();
+  }
+}
+
+void ConnectionPool::injectTransientFailures(int count, int code) noexcept {
+  injectedCode_.store(code);
+  injectedFailures_.store(count);
+}
+
+}  // namespace sqlitebridge

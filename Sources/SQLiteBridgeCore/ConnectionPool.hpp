@@ -1,0 +1,123 @@
+// The state behind a DatabaseQueue or a DatabasePool: its connections, the
+// writer lock, the reader slots, the leases that lend them to blocks, and the
+// threads that run the Swift facade's async blocks. Internal.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sqlitebridge/CheckpointMode.hpp"
+#include "sqlitebridge/Configuration.hpp"
+#include "sqlitebridge/ConnectionLease.hpp"
+#include "sqlitebridge/Database.hpp"
+
+namespace sqlitebridge {
+
+/// A block submitted to run on one of the pool's own threads (the Swift
+/// facade's async read and write). `run(context, lease)` is called once: with
+/// the acquired lease (its `database` null when acquiring failed, the reason
+/// in `error`), or with null when the job was cancelled before it started (it
+/// then never touches the database). The pool gives the connection back
+/// after `run` returns.
+struct AsyncJob {
+  using Run = void (*)(void* context, ConnectionLease* lease);
+  LeaseKind kind = LeaseKind::Read;
+  Run run = nullptr;
+  void* context = nullptr;
+  /// Read without the lock by the progress handler while a statement runs.
+  std::atomic<bool> cancelled{false};
+  std::mutex mutex;
+  /// The connection the job's block runs on, while it runs (under `mutex`).
+  sqlite3* running = nullptr;
+
+  /// Marks the job cancelled and interrupts its running statement, if any:
+  /// a job not started yet never starts.
+  void cancel() noexcept;
+};
+
+class ConnectionPool {
+ public:
+  /// A queue over one connection opened already (`writer` may have failed:
+  /// the queue then reports its error).
+  static std::unique_ptr<ConnectionPool> queue(Database writer) noexcept;
+  /// A pool over the file at `path`, switched to WAL (see `DatabasePool`).
+  static std::unique_ptr<ConnectionPool> pool(const std::string& path, const Configuration& configuration) noexcept;
+  ConnectionPool(const ConnectionPool&) = delete;
+  ConnectionPool& operator=(const ConnectionPool&) = delete;
+  /// Stops the job threads (cancelling jobs not started), then closes the
+  /// connections.
+  ~ConnectionPool();
+
+  bool isOpen() const noexcept { return !openError_.isError(); }
+  const Error& openError() const noexcept { return openError_; }
+
+  bool acquire(LeaseKind kind, ConnectionLease& lease) noexcept;
+  bool finish(ConnectionLease& lease, bool commit, bool rollBackAfterFailedStatement) noexcept;
+  void release(ConnectionLease& lease) noexcept;
+  bool checkpoint(CheckpointMode mode, Error* error) noexcept;
+  void interrupt() noexcept;
+
+  /// Queues `job` for one of the pool's threads (started on first use): the
+  /// writer's thread for writes (and every job of a queue), the readers'
+  /// threads for a pool's reads. False when out of memory (`job` not run).
+  bool submit(const std::shared_ptr<AsyncJob>& job) noexcept;
+
+  /// For tests: the next `count` transaction begins answer `code` (as SQLite
+  /// can under contention, without calling the busy handler) before trying.
+  void injectTransientFailures(int count, int code) noexcept;
+  /// Transient answers absorbed by a retry so far.
+  std::int64_t transientRetryCount() const noexcept { return transientRetries_.load(); }
+
+ private:
+  enum class Kind { Queue, Pool };
+  struct Reader {
+    std::unique_ptr<Database> database;
+    bool busy = false;
+  };
+  struct JobLine {
+    std::deque<std::shared_ptr<AsyncJob>> jobs;
+    std::vector<std::thread> threads;
+    std::size_t threadLimit = 1;
+    /// Threads running a job now.
+    std::size_t busy = 0;
+  };
+
+  ConnectionPool(Kind kind, Configuration configuration) noexcept;
+  bool openPool(const std::string& path) noexcept;
+  Database* lendReader(int& slot, Error& error) noexcept;
+  void returnReader(int slot) noexcept;
+  bool beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept;
+  bool endOpenTransaction(Database& database) noexcept;
+  bool isHeldByThisThread() const noexcept;
+  void jobThread(JobLine* line) noexcept;
+  void runJob(AsyncJob& job) noexcept;
+
+  const Kind kind_;
+  const Configuration configuration_;
+  std::string path_;
+  Error openError_;
+  /// The writer (the queue's only connection); closed in a read-only pool.
+  std::optional<Database> writer_;
+  std::mutex writerMutex_;
+  std::mutex readersMutex_;
+  std::condition_variable readerFreed_;
+  std::vector<Reader> readers_;
+  std::atomic<int> injectedFailures_{0};
+  std::atomic<int> injectedCode_{0};
+  std::atomic<std::int64_t> transientRetries_{0};
+  std::mutex jobsMutex_;
+  std::condition_variable jobsAdded_;
+  bool stopping_ = false;
+  JobLine writeJobs_;
+  JobLine readJobs_;
+};
+
+}  // namespace sqlitebridge

@@ -1,0 +1,100 @@
+// The threads of a DatabaseQueue or DatabasePool that run async blocks (the
+// Swift facade's async read and write), so that waiting for a connection or
+// for SQLite never blocks a caller's thread.
+#include <new>
+
+#include "ConnectionPool.hpp"
+
+namespace sqlitebridge {
+
+namespace {
+
+// Checked every few hundred virtual-machine steps while a job's statement
+// runs: a cancel that lands between two statements (where
+// sqlite3_interrupt would be forgotten) still stops the next one.
+int stopWhenCancelled(void* job) noexcept {
+  return static_cast<AsyncJob*>(job)->cancelled.load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+constexpr int kProgressSteps = 256;
+
+}  // namespace
+
+void AsyncJob::cancel() noexcept {
+  std::lock_guard<std::mutex> lock(mutex);
+  cancelled.store(true);
+  if (running != nullptr) sqlite3_interrupt(running);
+}
+
+bool ConnectionPool::submit(const std::shared_ptr<AsyncJob>& job) noexcept {
+  // A queue's reads share its one connection, so its writer's thread runs
+  // them too; a pool's reads have threads of their own, one per reader.
+  JobLine& line = job->kind == LeaseKind::Read && kind_ == Kind::Pool ? readJobs_ : writeJobs_;
+  try {
+    std::lock_guard<std::mutex> lock(jobsMutex_);
+    if (stopping_) return false;
+    line.jobs.push_back(job);
+    if (line.threads.size() < line.threadLimit && line.threads.size() < line.jobs.size() + line.busy) {
+      line.threads.emplace_back([this, &line] { jobThread(&line); });
+    }
+  } catch (...) {
+    return false;
+  }
+  jobsAdded_.notify_all();
+  return true;
+}
+
+void ConnectionPool::jobThread(JobLine* line) noexcept {
+  std::unique_lock<std::mutex> lock(jobsMutex_);
+  for (;;) {
+    jobsAdded_.wait(lock, [&] { return stopping_ || !line->jobs.empty(); });
+    if (line->jobs.empty()) return;  // stopping, nothing left
+    std::shared_ptr<AsyncJob> job = std::move(line->jobs.front());
+    line->jobs.pop_front();
+    ++line->busy;
+    const bool cancelAll = stopping_;
+    lock.unlock();
+    if (cancelAll) job->cancelled.store(true);
+    runJob(*job);
+    job.reset();
+    lock.lock();
+    --line->busy;
+  }
+}
+
+void ConnectionPool::runJob(AsyncJob& job) noexcept {
+  if (job.cancelled.load()) {
+    job.run(job.context, nullptr);
+    return;
+  }
+  ConnectionLease lease;
+  if (!acquire(job.kind, lease)) {
+    job.run(job.context, &lease);
+    return;
+  }
+  sqlite3* handle = lease.database->handle();
+  {
+    std::lock_guard<std::mutex> lock(job.mutex);
+    job.running = handle;
+  }
+  if (job.cancelled.load()) {
+    // Cancelled while waiting for the connection: the block never runs.
+    {
+      std::lock_guard<std::mutex> lock(job.mutex);
+      job.running = nullptr;
+    }
+    release(lease);
+    job.run(job.context, nullptr);
+    return;
+  }
+  sqlite3_progress_handler(handle, kProgressSteps, stopWhenCancelled, &job);
+  job.run(job.context, &lease);
+  sqlite3_progress_handler(handle, 0, nullptr, nullptr);
+  {
+    std::lock_guard<std::mutex> lock(job.mutex);
+    job.running = nullptr;
+  }
+  release(lease);
+}
+
+}  // namespace sqlitebridge
