@@ -7,12 +7,15 @@ import SQLiteBridgeCore.Interop
 ///
 /// Every failing call throws a `DatabaseError` carrying SQLite's result code,
 /// extended code, message and SQL. A `Database` is used from one thread (or
-/// task) at a time; it is not `Sendable`.
+/// task) at a time; it is not `Sendable`: share one through a
+/// `DatabaseQueue` or `DatabasePool`.
 public final class Database {
   /// Unchecked: a `Database` is used by one thread at a time, and the
   /// dynamic exclusivity check on every access would cost more than a
   /// whole cached statement lookup.
   @exclusivity(unchecked) var core: sqlitebridge.Database
+  /// What `interrupt()` reaches from another thread without touching `core`.
+  let interruptHandle: sqlitebridge.interop.InterruptHandle
 
   /// Opens the database called `name` in `location.documentsDirectory`.
   ///
@@ -43,6 +46,7 @@ public final class Database {
     configuration: Configuration = .init()
   ) throws {
     core = sqlitebridge.Database(std.string(name), std.string(createSQL ?? ""), location.cxx, configuration.cxx)
+    interruptHandle = .of(core)
     guard core.isOpen() else { throw DatabaseError(core.lastError()) }
   }
 
@@ -57,6 +61,7 @@ public final class Database {
   ///   its first read of the file).
   public init(path: String, mode: OpenMode = .readWriteCreate) throws {
     core = sqlitebridge.Database.open(std.string(path), mode.cxx)
+    interruptHandle = .of(core)
     guard core.isOpen() else { throw DatabaseError(core.lastError()) }
   }
 
@@ -68,7 +73,14 @@ public final class Database {
   /// - Throws: `DatabaseError`, as `init(path:mode:)`.
   public init(path: String, configuration: Configuration) throws {
     core = sqlitebridge.Database.open(std.string(path), configuration.cxx)
+    interruptHandle = .of(core)
     guard core.isOpen() else { throw DatabaseError(core.lastError()) }
+  }
+
+  /// The connection a `DatabaseQueue` or `DatabasePool` lends a block.
+  init(lent core: consuming sqlitebridge.Database) {
+    self.core = core
+    interruptHandle = .of(self.core)
   }
 
   /// The database file's path as opened ("" for an in-memory database and
@@ -85,6 +97,15 @@ public final class Database {
   /// the connection closes when the `Database` is released.
   public func close() {
     core.close()
+  }
+
+  /// Makes the statement running now on this connection throw
+  /// `.interrupt` (a write's transaction then rolls back: SQLite's rule).
+  /// The only `Database` method safe to call from another thread, whatever
+  /// this one is doing (closing included). Does nothing when no statement
+  /// runs: a statement that starts afterwards is not interrupted.
+  public func interrupt() {
+    interruptHandle.interrupt()
   }
 
   /// The error the core reported for the call that just failed.

@@ -26,11 +26,14 @@ namespace sqlitebridge {
 /// the acquired lease (its `database` null when acquiring failed, the reason
 /// in `error`), or with null when the job was cancelled before it started (it
 /// then never touches the database). The pool gives the connection back
-/// after `run` returns.
+/// after `run` returns, then calls `complete(context)`, the job's last use of
+/// `context`, so that the caller may free it as soon as that is called.
 struct AsyncJob {
   using Run = void (*)(void* context, ConnectionLease* lease);
+  using Complete = void (*)(void* context);
   LeaseKind kind = LeaseKind::Read;
   Run run = nullptr;
+  Complete complete = nullptr;
   void* context = nullptr;
   /// Read without the lock by the progress handler while a statement runs.
   std::atomic<bool> cancelled{false};

@@ -56,6 +56,7 @@ void ConnectionPool::jobThread(JobLine* line) noexcept {
     lock.unlock();
     if (cancelAll) job->cancelled.store(true);
     runJob(*job);
+    if (job->complete != nullptr) job->complete(job->context);
     job.reset();
     lock.lock();
     --line->busy;

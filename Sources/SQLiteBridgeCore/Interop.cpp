@@ -3,6 +3,7 @@
 
 #include <string_view>
 
+#include "Connection.hpp"
 #include "ConnectionPool.hpp"
 #include "ConversionFailure.hpp"
 #include "SqlText.hpp"
@@ -76,12 +77,20 @@ bool Conversions::columnIndexOutOfRangeMessage(long long index, long long count,
   }
 }
 
-AsyncJobHandle ConcurrencyAccess::makeJob(LeaseKind kind, Run run, void* context) noexcept {
+void InterruptHandle::interrupt() const noexcept {
+  // The lock keeps the connection open while interrupting it.
+  if (const std::shared_ptr<Connection> open = connection.lock()) {
+    if (open->db != nullptr) sqlite3_interrupt(open->db);
+  }
+}
+
+AsyncJobHandle ConcurrencyAccess::makeJob(LeaseKind kind, Run run, Complete complete, void* context) noexcept {
   AsyncJobHandle handle;
   try {
     handle.job = std::make_shared<AsyncJob>();
     handle.job->kind = kind;
     handle.job->run = run;
+    handle.job->complete = complete;
     handle.job->context = context;
   } catch (...) {
     handle.job.reset();
@@ -102,6 +111,20 @@ void ConcurrencyAccess::cancel(const AsyncJobHandle& job) noexcept {
 }
 
 bool ConcurrencyAccess::isCancelled(const AsyncJobHandle& job) noexcept { return job.job && job.job->cancelled.load(); }
+
+void ConcurrencyAccess::interruptQueue(const DatabaseQueue& queue) noexcept {
+  if (queue.pool_) queue.pool_->interrupt();
+}
+
+void ConcurrencyAccess::interruptPool(const DatabasePool& pool) noexcept {
+  if (pool.pool_) pool.pool_->interrupt();
+}
+
+bool ConcurrencyAccess::checkpoint(const DatabasePool& pool, CheckpointMode mode, Error& error) noexcept {
+  if (pool.pool_) return pool.pool_->checkpoint(mode, &error);
+  error = pool.openError();
+  return false;
+}
 
 void ConcurrencyAccess::injectTransientFailures(const DatabaseQueue& queue, int count, int code) noexcept {
   if (queue.pool_) queue.pool_->injectTransientFailures(count, code);

@@ -35,6 +35,7 @@ struct DatabaseAccess;
 struct BackupAccess;
 struct TableHelperAccess;
 struct ConcurrencyAccess;
+struct InterruptHandle;
 }  // namespace interop
 namespace detail {
 Database unusableDatabase(const Error& reason) noexcept;
@@ -524,6 +525,7 @@ class Database {
   friend class Savepoint;
   friend class ConnectionPool;
   friend struct interop::ConcurrencyAccess;
+  friend struct interop::InterruptHandle;
   friend Database detail::unusableDatabase(const Error& reason) noexcept;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
   // and the Swift facade's through interop): begin one of `kind`, or a

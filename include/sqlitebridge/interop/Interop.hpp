@@ -18,6 +18,7 @@
 
 namespace sqlitebridge {
 struct AsyncJob;
+class Connection;
 }  // namespace sqlitebridge
 
 namespace sqlitebridge::interop {
@@ -206,6 +207,24 @@ struct TableHelperAccess {
   static void setDefaultNull(ColumnDefinition& column) noexcept;
 };
 
+/// What `Database::interrupt` reaches, held apart from the `Database` so that
+/// another thread can interrupt without touching the Swift `Database`'s
+/// stored C++ value (which its owner thread uses meanwhile). It does not
+/// keep the connection open: once the connection closed, `interrupt` does
+/// nothing.
+struct InterruptHandle {
+  std::weak_ptr<Connection> connection;
+
+  /// Interrupts the statement running on the connection, if it is open.
+  void interrupt() const noexcept;
+  /// The handle of `database`'s connection.
+  static InterruptHandle of(const Database& database) noexcept {
+    InterruptHandle handle;
+    handle.connection = database.connection_;
+    return handle;
+  }
+};
+
 /// A job for a queue's or pool's own threads (its state is the core's);
 /// copies share it.
 struct AsyncJobHandle {
@@ -223,6 +242,9 @@ struct ConcurrencyAccess {
   /// acquiring failed (the reason in `lease->error`). Otherwise the block
   /// runs and calls `finish`; the core releases the lease afterwards.
   using Run = void (*)(void* context, ConnectionLease* lease);
+  /// Called once after `run` and after the lease went back: the job's last
+  /// use of `context` (resume the caller here, then `context` may be freed).
+  using Complete = void (*)(void* context);
 
   static bool acquireQueue(const DatabaseQueue& queue, LeaseKind kind, ConnectionLease& lease) noexcept {
     return detail::acquireLease(queue.pool_.get(), kind, lease);
@@ -238,14 +260,19 @@ struct ConcurrencyAccess {
   /// Gives the connection back; once, after `finish` (or instead of it, to
   /// roll back).
   static void release(ConnectionLease& lease) noexcept { detail::releaseLease(lease); }
+  /// Whether the lease holds a connection (acquiring succeeded).
+  static bool holdsConnection(const ConnectionLease& lease) noexcept { return lease.database != nullptr; }
   /// A `Database` sharing the lease's connection, for the Swift `Database`
   /// a block is given (which closes it when the block returns, so that a
   /// copy that escaped the block fails with SQLITE_MISUSE).
   static Database share(const ConnectionLease& lease) noexcept {
     return lease.database != nullptr ? Database(lease.database->connection_) : detail::unusableDatabase(lease.error);
   }
-  /// A job of `kind` that calls `run(context, lease)` once.
-  static AsyncJobHandle makeJob(LeaseKind kind, Run run, void* context) noexcept;
+  /// A job of `kind` that calls `run(context, lease)` once, then
+  /// `complete(context)` once. An invalid handle (see `isValid`) when out of
+  /// memory.
+  static AsyncJobHandle makeJob(LeaseKind kind, Run run, Complete complete, void* context) noexcept;
+  static bool isValid(const AsyncJobHandle& job) noexcept { return job.job != nullptr; }
   /// Queues `job` for the queue's (pool's) threads; false when it could not
   /// be queued (out of memory, or the queue is being destroyed): `run` is
   /// then never called.
@@ -259,6 +286,13 @@ struct ConcurrencyAccess {
 
   /// For tests: the next `count` transaction begins of the queue (pool)
   /// answer `code` first, as SQLite can under contention; they are retried.
+  /// `DatabaseQueue::interrupt` and `DatabasePool::interrupt`, for a queue
+  /// (pool) Swift holds as a constant.
+  static void interruptQueue(const DatabaseQueue& queue) noexcept;
+  static void interruptPool(const DatabasePool& pool) noexcept;
+  /// `DatabasePool::checkpoint`, likewise.
+  static bool checkpoint(const DatabasePool& pool, CheckpointMode mode, Error& error) noexcept;
+
   static void injectTransientFailures(const DatabaseQueue& queue, int count, int code) noexcept;
   static void injectTransientFailures(const DatabasePool& pool, int count, int code) noexcept;
   /// Transient answers the queue (pool) absorbed by retrying.
