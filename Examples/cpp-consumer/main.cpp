@@ -15,6 +15,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <thread>
 #include <string_view>
 #include <string>
 #include <vector>
@@ -549,6 +550,60 @@ void transactionsAndSchema(const fs::path& dir) {
   EXPECT(sb::Database::removeDatabase("issue11.db", location));
 }
 
+// MARK: - Sharing a database: DatabaseQueue, DatabasePool
+
+void sharing(const fs::path& dir) {
+  sb::Configuration configuration;
+  configuration.maximumReaderCount = 2;
+  sb::DatabasePool pool((dir / "shared.db").string(), configuration);
+  EXPECT(pool.isOpen() && !pool.openError().isError());
+  sb::Error error;
+  EXPECT(pool.write([](sb::Database& db) { return db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, n INT)"); },
+                    &error));
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 2; ++t) {
+    writers.emplace_back([&pool, t] {
+      for (int i = 0; i < 50; ++i) {
+        pool.write([&](sb::Database& db) {
+          return db.execute("INSERT INTO notes(n) VALUES (?)", {sb::Value(static_cast<std::int64_t>(t))});
+        });
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  const std::int64_t count = pool.read([](sb::Database& db) {
+    sb::Row row;
+    db.execute("SELECT count(*) FROM notes", row);
+    return row.value(0).asInteger();
+  });
+  EXPECT(count == 100);
+  // A write whose block returns false rolls back, error clear.
+  EXPECT(!pool.write([](sb::Database& db) { return db.execute("DELETE FROM notes") && false; }, &error));
+  EXPECT(!error.isError());
+  // Reentrant access fails at once instead of waiting for itself.
+  const sb::Error reentrant = pool.read([&](sb::Database&) {
+    return pool.writeWithoutTransaction([](sb::Database& inner) { return inner.lastError(); });
+  });
+  EXPECT(reentrant.is(sb::ResultCode::Misuse));
+  EXPECT(pool.checkpoint(sb::CheckpointMode::Truncate, &error));
+  pool.interrupt();
+
+  sb::DatabaseQueue queue(":memory:");
+  EXPECT(queue.isOpen());
+  EXPECT(queue.write([](sb::Database& db) { return db.execute("CREATE TABLE t(x)"); }));
+  const bool readOnly = queue.read([](sb::Database& db) {
+    return !db.execute("INSERT INTO t VALUES (1)") && db.lastError().is(sb::ResultCode::ReadOnly);
+  });
+  EXPECT(readOnly);
+  EXPECT(queue.writeWithoutTransaction([](sb::Database& db) { return db.execute("VACUUM"); }));
+  queue.interrupt();
+  sb::DatabaseQueue byName("queue.db", "CREATE TABLE t(x)", sb::Location{dir.string(), dir.string()});
+  EXPECT(byName.isOpen());
+  sb::Database plain = sb::Database::open(":memory:");
+  plain.interrupt();  // the one Database method safe from another thread
+  EXPECT(sb::DatabasePool(":memory:").openError().is(sb::ResultCode::CantOpen));
+}
+
 }  // namespace
 
 int main() {
@@ -567,6 +622,7 @@ int main() {
   byName(dir);
   queries();
   transactionsAndSchema(dir);
+  sharing(dir);
 
   std::error_code ignored;
   fs::remove_all(dir, ignored);

@@ -291,4 +291,64 @@ try Database.removeDatabase(atPath: issue11Path)
 try Database.removeDatabase(name: "issue11.db", location: DatabaseLocation(documentsDirectory: directory.path))
 check(!FileManager.default.fileExists(atPath: issue11Path), "removeDatabase")
 
+// Sharing a database: DatabaseQueue and DatabasePool. Inside an async
+// function `read` and `write` are the async ones (awaited, on the library's
+// threads); elsewhere the blocking ones.
+func sharingBlocking(_ pool: DatabasePool, _ queue: DatabaseQueue, in directory: URL) throws {
+  try pool.write { db in try db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, n INT)") }
+  check(try pool.read { db in try db.tableExists("notes") }, "pool sync read")
+  do {
+    try pool.read { _ in try pool.write { _ in } }
+    check(false, "reentrant access must throw")
+  } catch let error as DatabaseError {
+    check(error.resultCode == .misuse, "reentrant access")
+  }
+  try pool.writeWithoutTransaction { db in try db.execute("PRAGMA user_version = 1") }
+  try pool.checkpoint(.truncate)
+  pool.interrupt()
+  try queue.write { db in try db.execute("CREATE TABLE t(x)") }
+  try queue.writeWithoutTransaction { db in try db.execute("VACUUM") }
+  queue.interrupt()
+  let namedQueue = try DatabaseQueue(
+    name: "queue.db", createSQL: "CREATE TABLE t(x)", location: DatabaseLocation(documentsDirectory: directory.path))
+  check(try namedQueue.read { db in try db.tableExists("t") }, "queue by name")
+  let plain = try Database(path: ":memory:", configuration: Configuration())
+  plain.interrupt()  // the one Database method safe from another thread
+  do {
+    _ = try DatabasePool(path: ":memory:")
+    check(false, "a pool in memory must throw")
+  } catch let error as DatabaseError {
+    check(error.resultCode == .cantOpen, "pool in memory")
+  }
+  let modes: [CheckpointMode] = [.passive, .full, .restart, .truncate]
+  check(modes.count == 4, "checkpoint modes")
+}
+
+func sharingAsync(_ pool: DatabasePool, _ queue: DatabaseQueue) async throws {
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for n in 0..<20 {
+      group.addTask {
+        try await pool.write { db in _ = try db.execute("INSERT INTO notes(n) VALUES (?)", [.integer(Int64(n))]) }
+      }
+    }
+    try await group.waitForAll()
+  }
+  let count = try await pool.read { db in try db.rows("SELECT count(*) FROM notes")[0].get(0, as: Int.self) }
+  check(count == 20, "pool async writes")
+  let inserted = try await queue.write { db in try db.execute("INSERT INTO t VALUES (1)") }
+  check(inserted.isEmpty, "queue async write")
+  check(try await queue.read { db in try db.rows("SELECT count(*) FROM t")[0][0] } == 1, "queue async read")
+  let cancelled = Task { try await queue.read { db in try db.rows("SELECT 1") } }
+  cancelled.cancel()
+  _ = try? await cancelled.value
+}
+
+var sharedConfiguration = Configuration()
+sharedConfiguration.maximumReaderCount = 2
+let sharedPool = try DatabasePool(
+  path: directory.appendingPathComponent("shared.db").path, configuration: sharedConfiguration)
+let sharedQueue = try DatabaseQueue(path: ":memory:")
+try sharingBlocking(sharedPool, sharedQueue, in: directory)
+try await sharingAsync(sharedPool, sharedQueue)
+
 print("swift-consumer: every Swift contract name used and checked")
