@@ -198,6 +198,8 @@ TEST(ConcurrencyAsyncJobs, CancellingAJobInterruptsItsLongQuery) {
     Latch started{1};
     Error error;
     bool queryOk = true;
+    bool laterOk = true;
+    Error laterError;
   };
   Outcome onPool;
   Outcome onQueue;
@@ -214,6 +216,9 @@ TEST(ConcurrencyAsyncJobs, CancellingAJobInterruptsItsLongQuery) {
       Row row;
       outcome.queryOk = db.execute(kLongQuery, row);
       outcome.error = db.lastError();
+      // Every later statement of the block fails too, however short.
+      outcome.laterOk = db.execute("SELECT 1");
+      outcome.laterError = db.lastError();
       // Cancelled: roll back, as the Swift facade does.
       ConcurrencyAccess::finish(*lease, outcome.queryOk);
     };
@@ -245,6 +250,10 @@ TEST(ConcurrencyAsyncJobs, CancellingAJobInterruptsItsLongQuery) {
   EXPECT_FALSE(onQueue.queryOk);
   EXPECT_TRUE(onQueue.error.is(ResultCode::Interrupt)) << onQueue.error.code << " " << onQueue.error.message;
 
+  EXPECT_FALSE(onPool.laterOk);
+  EXPECT_TRUE(onPool.laterError.is(ResultCode::Interrupt)) << onPool.laterError.message;
+  EXPECT_FALSE(onQueue.laterOk);
+  EXPECT_TRUE(onQueue.laterError.is(ResultCode::Interrupt)) << onQueue.laterError.message;
   EXPECT_EQ(countRows(queue), 0) << "the cancelled write was rolled back";
   EXPECT_TRUE(queue.write([](Database& db) { return db.execute("INSERT INTO t VALUES (2)"); }));
   EXPECT_EQ(countRows(queue), 1);
@@ -257,6 +266,47 @@ TEST(ConcurrencyAsyncJobs, CancellingAJobInterruptsItsLongQuery) {
   ASSERT_TRUE(after.ran.waitFor());
   EXPECT_EQ(failures.text(), "");
   EXPECT_EQ(countRows(queue), 2);
+}
+
+// A cancel that lands between two statements of a job's block (where
+// sqlite3_interrupt alone would be forgotten) stops the next one, however
+// short, and the rollback the block then asks for still happens.
+TEST(ConcurrencyAsyncJobs, ACancelBetweenTwoShortStatementsStopsTheNextOne) {
+  TempDir dir;
+  Failures failures;
+  Latch inserted(1);
+  Latch cancelled(1);
+  bool nextOk = true;
+  Error nextError;
+  Job write([&](ConnectionLease* lease) {
+    if (lease == nullptr || lease->database == nullptr) {
+      failures.add("no lease");
+      inserted.countDown();
+      return;
+    }
+    Database& db = *lease->database;
+    if (!db.execute("INSERT INTO t VALUES (1)")) failures.add(db.error());
+    inserted.countDown();
+    if (!cancelled.waitFor()) failures.add("the job was never cancelled");
+    nextOk = db.execute("INSERT INTO t VALUES (2)");
+    nextError = db.lastError();
+    if (!ConcurrencyAccess::finish(*lease, false)) failures.add("rollback: " + lease->error.message);
+  });
+  DatabaseQueue queue(dir / "queue.db");
+  ASSERT_TRUE(queue.isOpen()) << queue.openError().message;
+  ASSERT_TRUE(queue.write([](Database& db) { return db.execute("CREATE TABLE t(x INTEGER)"); }));
+  const AsyncJobHandle job = write.make(LeaseKind::Write);
+  ASSERT_TRUE(ConcurrencyAccess::submitToQueue(queue, job));
+  ASSERT_TRUE(inserted.waitFor());
+  ConcurrencyAccess::cancel(job);
+  cancelled.countDown();
+  ASSERT_TRUE(write.ran.waitFor());
+  EXPECT_EQ(failures.text(), "");
+  EXPECT_FALSE(nextOk);
+  EXPECT_TRUE(nextError.is(ResultCode::Interrupt)) << nextError.code << " " << nextError.message;
+  EXPECT_EQ(countRows(queue), 0);
+  EXPECT_TRUE(queue.write([](Database& db) { return db.execute("INSERT INTO t VALUES (3)"); }));
+  EXPECT_EQ(countRows(queue), 1);
 }
 
 // MARK: Many jobs
