@@ -284,7 +284,14 @@ bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error&
 }
 
 bool ConnectionPool::endOpenTransaction(Database& database) noexcept {
-  return !database.isInTransaction() || database.execute("ROLLBACK");
+  // An interrupt meant for the block (`interrupt()` or a job's cancel from
+  // another thread) can land on the ROLLBACK itself, which then fails and
+  // leaves the transaction open for the next lease; SQLite forgets an
+  // interrupt once no statement runs, so a second try goes through.
+  for (int attempt = 0; attempt < 3 && database.isInTransaction(); ++attempt) {
+    if (database.execute("ROLLBACK")) return true;
+  }
+  return !database.isInTransaction();
 }
 
 bool ConnectionPool::finish(ConnectionLease& lease, bool commit, bool rollBackAfterFailedStatement) noexcept {
@@ -293,6 +300,7 @@ bool ConnectionPool::finish(ConnectionLease& lease, bool commit, bool rollBackAf
   lease.error = Error();
   Database& database = *lease.database;
   Connection& connection = *database.connection_;
+  endCancellationChecks(database.handle());
   try {
     switch (lease.kind) {
       case LeaseKind::Read:
@@ -320,11 +328,11 @@ bool ConnectionPool::finish(ConnectionLease& lease, bool commit, bool rollBackAf
     }
     if (commit && rollBackAfterFailedStatement && connection.failureCount != connection.failureMark) {
       lease.error = connection.firstFailureSinceMark;
-      database.execute("ROLLBACK");
+      endOpenTransaction(database);
       return false;
     }
     if (!commit) {
-      database.execute("ROLLBACK");
+      endOpenTransaction(database);
       return true;
     }
     if (database.execute("COMMIT")) return true;

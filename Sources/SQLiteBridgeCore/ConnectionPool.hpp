@@ -99,6 +99,9 @@ class ConnectionPool {
   void returnReader(int slot) noexcept;
   bool beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept;
   bool endOpenTransaction(Database& database) noexcept;
+  /// When `handle` runs the block of this thread's async job, stops its
+  /// cancellation checks (the block is over once `finish` runs).
+  static void endCancellationChecks(sqlite3* handle) noexcept;
   bool isHeldByThisThread() const noexcept;
   void jobThread(JobLine* line) noexcept;
   void runJob(AsyncJob& job) noexcept;

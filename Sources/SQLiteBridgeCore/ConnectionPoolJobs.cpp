@@ -9,16 +9,31 @@ namespace sqlitebridge {
 
 namespace {
 
-// Checked every few hundred virtual-machine steps while a job's statement
-// runs: a cancel that lands between two statements (where
-// sqlite3_interrupt would be forgotten) still stops the next one.
+// Checked at every loop of a job's statement and as each statement ends: a
+// cancel that lands between two statements (where sqlite3_interrupt would
+// be forgotten) still stops the next one, however short (a statement of a
+// few steps never reached a check every 256 steps, so a block running short
+// statements after a cancel ran them all).
 int stopWhenCancelled(void* job) noexcept {
   return static_cast<AsyncJob*>(job)->cancelled.load(std::memory_order_relaxed) ? 1 : 0;
 }
 
-constexpr int kProgressSteps = 256;
+constexpr int kProgressSteps = 1;
+
+// The job whose block runs on this thread now, so that `finish` (called
+// from the block) can stop the checks before ending the transaction: a
+// cancelled job's ROLLBACK must not be stopped too.
+thread_local AsyncJob* jobOnThisThread = nullptr;
 
 }  // namespace
+
+void ConnectionPool::endCancellationChecks(sqlite3* handle) noexcept {
+  // `running` is written on this thread only (under the job's mutex, for
+  // `cancel` on others).
+  if (jobOnThisThread != nullptr && jobOnThisThread->running == handle) {
+    sqlite3_progress_handler(handle, 0, nullptr, nullptr);
+  }
+}
 
 void AsyncJob::cancel() noexcept {
   std::lock_guard<std::mutex> lock(mutex);
@@ -89,7 +104,9 @@ void ConnectionPool::runJob(AsyncJob& job) noexcept {
     return;
   }
   sqlite3_progress_handler(handle, kProgressSteps, stopWhenCancelled, &job);
+  jobOnThisThread = &job;
   job.run(job.context, &lease);
+  jobOnThisThread = nullptr;
   sqlite3_progress_handler(handle, 0, nullptr, nullptr);
   {
     std::lock_guard<std::mutex> lock(job.mutex);
