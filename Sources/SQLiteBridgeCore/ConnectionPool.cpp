@@ -332,8 +332,13 @@ bool ConnectionPool::finish(ConnectionLease& lease, bool commit, bool rollBackAf
       return false;
     }
     if (!commit) {
+      // `return db.execute(...)` that failed is a failure, not a rollback
+      // the block asked for: its error is the lease's.
+      if (rollBackAfterFailedStatement && connection.failureCount != connection.failureMark) {
+        lease.error = connection.firstFailureSinceMark;
+      }
       endOpenTransaction(database);
-      return true;
+      return !lease.error.isError();
     }
     if (database.execute("COMMIT")) return true;
     lease.error = database.lastError();

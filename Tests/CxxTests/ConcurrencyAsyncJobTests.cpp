@@ -37,7 +37,8 @@ using namespace sqlitebridge_test;
 
 namespace {
 
-/// What a job runs, and a latch it opens when it has run. Declare these
+/// What a job runs, and a latch it opens when it has completed (the core's
+/// last use of the job's context, after the lease went back). Declare these
 /// before the queue or pool: the pool's destructor may still call a job
 /// that did not start (with a null lease).
 struct Job {
@@ -52,9 +53,9 @@ struct Job {
     job->thread = std::this_thread::get_id();
     job->gotLease = lease != nullptr;
     job->body(lease);
-    job->ran.countDown();
   }
-  AsyncJobHandle make(LeaseKind kind) { return ConcurrencyAccess::makeJob(kind, &Job::run, this); }
+  static void complete(void* context) { static_cast<Job*>(context)->ran.countDown(); }
+  AsyncJobHandle make(LeaseKind kind) { return ConcurrencyAccess::makeJob(kind, &Job::run, &Job::complete, this); }
 };
 
 std::int64_t countRows(DatabasePool& pool) {

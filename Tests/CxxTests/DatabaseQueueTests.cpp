@@ -182,6 +182,19 @@ TEST_F(QueueTest, WriteRollsBackWhenAStatementFailedEvenIfTheBlockReturnsTrue) {
   EXPECT_EQ(count(), 0);
 }
 
+TEST_F(QueueTest, WriteReportsTheFailedStatementWhenTheBlockReturnsItsFalse) {
+  Error error;
+  const bool committed = queue().write(
+      [](Database& db) {
+        return db.execute("INSERT INTO t VALUES (1)") && db.execute("INSERT INTO nowhere VALUES (1)");
+      },
+      &error);
+  EXPECT_FALSE(committed);
+  EXPECT_TRUE(error.is(ResultCode::Error)) << error.code << " " << error.message;
+  EXPECT_NE(error.message.find("no such table: nowhere"), std::string::npos) << error.message;
+  EXPECT_EQ(count(), 0);
+}
+
 TEST_F(QueueTest, WriteRollsBackAndPropagatesAnException) {
   EXPECT_THROW(queue().write([](Database& db) -> bool {
     EXPECT_TRUE(db.execute("INSERT INTO t VALUES (1)"));

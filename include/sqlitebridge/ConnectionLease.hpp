@@ -55,13 +55,14 @@ namespace detail {
 bool acquireLease(ConnectionPool* pool, LeaseKind kind, ConnectionLease& lease) noexcept;
 /// Ends the lease's transaction: commits when `commit`, else rolls back (a
 /// transaction the block left open on a read or a write without
-/// transaction is rolled back too). With `rollBackAfterFailedStatement`, a
-/// statement that failed inside the block (the C++ rule: failures are
-/// return values a block may drop) rolls back instead of committing, and
-/// its error is the lease's. False, with the reason in `lease.error`, when
-/// it did not commit because of a failure (the transaction is then rolled
-/// back); true when it committed or rolled back as asked. Does not give
-/// the connection back.
+/// transaction is rolled back too). With `rollBackAfterFailedStatement` (the
+/// C++ rule: failures are return values a block may drop), a statement that
+/// failed inside the block rolls back instead of committing, and its error
+/// (the first failure of the block) is the lease's, also when the block
+/// asked for the rollback (`return db.execute(...)` that failed). False,
+/// with the reason in `lease.error`, when it did not commit because of a
+/// failure (the transaction is then rolled back); true when it committed
+/// or rolled back as asked. Does not give the connection back.
 bool finishLease(ConnectionLease& lease, bool commit, bool rollBackAfterFailedStatement) noexcept;
 /// Gives the connection back (finishing with a rollback first when
 /// `finishLease` did not run). Once per acquired lease; more calls do
@@ -98,7 +99,7 @@ class LeaseScope {
 
 /// `LeaseScope` for a write: commits when `fn` returns true and no
 /// statement failed inside it; otherwise rolls back, with the reason in
-/// `*error` (clear when `fn` asked for the rollback by returning false).
+/// `*error` (clear only when `fn` returned false and no statement failed).
 template <typename Fn>
 bool writeInLease(ConnectionPool* pool, Fn&& fn, Error* error) {
   LeaseScope scope(pool, LeaseKind::Write);

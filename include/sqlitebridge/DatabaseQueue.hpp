@@ -65,8 +65,10 @@ class DatabaseQueue {
   }
   /// Runs fn(Database&) in an IMMEDIATE transaction: commits when it returns
   /// true, rolls back when it returns false or a statement fails; false and
-  /// *error when it did not commit (clear when `fn` returned false: the
-  /// rollback it asked for). `BEGIN IMMEDIATE` takes SQLite's write lock up
+  /// *error when it did not commit: the first statement that failed in `fn`
+  /// (even when `fn` went on and returned true, or returned false because of
+  /// it), or the failed BEGIN or COMMIT; clear only when `fn` returned false
+  /// with no statement failing (the rollback it asked for). `BEGIN IMMEDIATE` takes SQLite's write lock up
   /// front, so a writer of another connection or process is waited for (up
   /// to the busy timeout) before `fn` runs, never in the middle of it.
   template <typename Fn>
