@@ -8,7 +8,7 @@ bool acquireLease(ConnectionPool* pool, LeaseKind kind, ConnectionLease& lease) 
   if (pool == nullptr) {
     lease = ConnectionLease();
     lease.kind = kind;
-    lease.error = Error{SQLITE_MISUSE, SQLITE_MISUSE, "the queue or pool is closed (moved from)", std::string()};
+    lease.error = poolError(SQLITE_MISUSE, "the queue or pool is closed (moved from)");
     return false;
   }
   return pool->acquire(kind, lease);

@@ -26,9 +26,28 @@ void pauseBeforeRetry(int attempt) noexcept {
   std::this_thread::sleep_for(std::chrono::milliseconds(1 << std::min(attempt - 1, 6)));
 }
 
-Error misuse(const char* message) { return Error{SQLITE_MISUSE, SQLITE_MISUSE, message, std::string()}; }
+Error misuse(const char* message) noexcept { return poolError(SQLITE_MISUSE, message); }
 
 }  // namespace
+
+Error poolError(int code, const std::string& message) noexcept {
+  try {
+    return Error{code & 0xff, code, message, std::string()};
+  } catch (...) {
+    return Error{code & 0xff, code, std::string(), std::string()};
+  }
+}
+
+Error ConnectionPool::openErrorOf(const ConnectionPool* pool, const char* what) noexcept {
+  try {
+    if (pool == nullptr)
+      return poolError(SQLITE_NOMEM, std::string("out of memory, or the ") + what + " was moved from");
+    return pool->openError_;
+  } catch (...) {
+    return pool == nullptr ? poolError(SQLITE_NOMEM, std::string())
+                           : Error{pool->openError_.code, pool->openError_.extendedCode, std::string(), std::string()};
+  }
+}
 
 ConnectionPool::ConnectionPool(Kind kind, Configuration configuration) noexcept
     : kind_(kind), configuration_(configuration) {}
@@ -100,19 +119,17 @@ bool ConnectionPool::openPool(const std::string& path) noexcept {
       return false;
     }
     if (writer.path().empty()) {
-      openError_ = Error{SQLITE_CANTOPEN, SQLITE_CANTOPEN,
-                         "a DatabasePool needs a database file, and \"" + path +
-                             "\" is an in-memory or temporary database, which only the connection that opened it "
-                             "can see (its readers would not see its writes): use a DatabaseQueue",
-                         std::string()};
+      openError_ = poolError(SQLITE_CANTOPEN,
+                             "a DatabasePool needs a database file, and \"" + path +
+                                 "\" is an in-memory or temporary database, which only the connection that opened it "
+                                 "can see (its readers would not see its writes): use a DatabaseQueue");
       return false;
     }
     if (sqlite3_db_readonly(writer.handle(), "main") == 1) {
-      openError_ = Error{SQLITE_READONLY, SQLITE_READONLY,
-                         "a DatabasePool must write the database to put it in WAL mode, and " + path +
-                             " is read-only for this process: open the pool with Configuration::readOnly, or use a "
-                             "DatabaseQueue",
-                         std::string()};
+      openError_ = poolError(SQLITE_READONLY,
+                             "a DatabasePool must write the database to put it in WAL mode, and " + path +
+                                 " is read-only for this process: open the pool with Configuration::readOnly, or use a "
+                                 "DatabaseQueue");
       return false;
     }
     Row mode;
@@ -122,16 +139,14 @@ bool ConnectionPool::openPool(const std::string& path) noexcept {
     }
     const std::string journalMode = mode.empty() ? std::string() : mode.value(0).asText();
     if (journalMode != "wal") {
-      openError_ =
-          Error{SQLITE_ERROR, SQLITE_ERROR,
-                "a DatabasePool needs WAL mode, and SQLite kept " + path + " in journal mode \"" + journalMode + "\"",
-                std::string()};
+      openError_ = poolError(SQLITE_ERROR, "a DatabasePool needs WAL mode, and SQLite kept " + path +
+                                               " in journal mode \"" + journalMode + "\"");
       return false;
     }
     writer_.emplace(std::move(writer));
     return true;
   } catch (...) {
-    openError_ = Error{SQLITE_NOMEM, SQLITE_NOMEM, std::string(), std::string()};
+    openError_ = poolError(SQLITE_NOMEM, "out of memory");
     return false;
   }
 }
@@ -172,7 +187,7 @@ Database* ConnectionPool::lendReader(int& slot, Error& error) noexcept {
     slot = static_cast<int>(index);
     return reader.database.get();
   } catch (...) {
-    error = Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()};
+    error = poolError(SQLITE_NOMEM, "out of memory");
     return nullptr;
   }
 }
@@ -208,7 +223,7 @@ bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease) noexcept {
     }
     heldPools.reserve(heldPools.size() + 1);
   } catch (...) {
-    lease.error = Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()};
+    lease.error = poolError(SQLITE_NOMEM, "out of memory");
     return false;
   }
   Database* database = nullptr;
@@ -217,9 +232,8 @@ bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease) noexcept {
     if (database == nullptr) return false;
   } else {
     if (!writer_) {
-      lease.error =
-          Error{SQLITE_READONLY, SQLITE_READONLY,
-                "the DatabasePool was opened read-only (Configuration readOnly): it has no writer", std::string()};
+      lease.error = poolError(SQLITE_READONLY,
+                              "the DatabasePool was opened read-only (Configuration readOnly): it has no writer");
       return false;
     }
     writerMutex_.lock();
@@ -255,10 +269,7 @@ bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error&
     int code = SQLITE_OK;
     if (injectedFailures_.load() > 0 && injectedFailures_.fetch_sub(1) > 0) {
       code = injectedCode_.load();
-      try {
-        error = Error{code & 0xff, code, "transient answer injected by a test", std::string()};
-      } catch (...) {
-      }
+      error = poolError(code, "transient answer injected by a test");
     } else {
       // A read transaction takes its snapshot at its first read, so read now:
       // the block sees the database as it is when it starts.
@@ -346,7 +357,7 @@ bool ConnectionPool::finish(ConnectionLease& lease, bool commit, bool rollBackAf
     return false;
   } catch (...) {
     endOpenTransaction(database);
-    lease.error = Error{SQLITE_NOMEM, SQLITE_NOMEM, std::string(), std::string()};
+    lease.error = poolError(SQLITE_NOMEM, "out of memory");
     return false;
   }
 }

@@ -46,8 +46,16 @@ struct AsyncJob {
   void cancel() noexcept;
 };
 
+/// An error of `code` (primary and extended) saying `message`; the message
+/// is left empty when memory runs out.
+Error poolError(int code, const std::string& message) noexcept;
+
 class ConnectionPool {
  public:
+  /// `pool`'s open error, for `DatabaseQueue::openError` and
+  /// `DatabasePool::openError`: SQLITE_NOMEM when there is no pool (out of
+  /// memory at construction, or moved from: `what` names the owner).
+  static Error openErrorOf(const ConnectionPool* pool, const char* what) noexcept;
   /// A queue over one connection opened already (`writer` may have failed:
   /// the queue then reports its error).
   static std::unique_ptr<ConnectionPool> queue(Database writer) noexcept;

@@ -13,14 +13,7 @@ DatabasePool::~DatabasePool() = default;
 
 bool DatabasePool::isOpen() const noexcept { return pool_ && pool_->isOpen(); }
 
-Error DatabasePool::openError() const noexcept {
-  if (!pool_) return Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory, or the pool was moved from", std::string()};
-  try {
-    return pool_->openError();
-  } catch (...) {
-    return Error{pool_->openError().code, pool_->openError().extendedCode, std::string(), std::string()};
-  }
-}
+Error DatabasePool::openError() const noexcept { return ConnectionPool::openErrorOf(pool_.get(), "pool"); }
 
 bool DatabasePool::checkpoint(CheckpointMode mode, Error* error) noexcept {
   if (pool_) return pool_->checkpoint(mode, error);

@@ -17,14 +17,7 @@ DatabaseQueue::~DatabaseQueue() = default;
 
 bool DatabaseQueue::isOpen() const noexcept { return pool_ && pool_->isOpen(); }
 
-Error DatabaseQueue::openError() const noexcept {
-  if (!pool_) return Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory, or the queue was moved from", std::string()};
-  try {
-    return pool_->openError();
-  } catch (...) {
-    return Error{pool_->openError().code, pool_->openError().extendedCode, std::string(), std::string()};
-  }
-}
+Error DatabaseQueue::openError() const noexcept { return ConnectionPool::openErrorOf(pool_.get(), "queue"); }
 
 void DatabaseQueue::interrupt() noexcept {
   if (pool_) pool_->interrupt();
