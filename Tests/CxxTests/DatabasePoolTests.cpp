@@ -419,49 +419,10 @@ TEST(DatabasePoolConcurrency, TheReaderLimitIsRespected) {
 // MARK: Many writers, an invariant
 
 TEST(DatabasePoolConcurrency, EightThreadsTimesAThousandWritesLoseNothing) {
-  constexpr int kThreads = 8;
-  constexpr int kWrites = 1000;
   TempDir dir;
   DatabasePool pool(dir / "many.db");
   ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
-  // The file's durability is not what this tests: no fsync per commit.
-  ASSERT_TRUE(pool.writeWithoutTransaction([](Database& db) {
-    return db.execute("PRAGMA synchronous = OFF") &&
-           db.execute(
-               "CREATE TABLE items(writer INTEGER NOT NULL, seq INTEGER NOT NULL, amount INTEGER NOT NULL, "
-               "PRIMARY KEY(writer, seq))");
-  }));
-  Failures failures;
-  Latch start(kThreads);
-  runThreads(kThreads, [&](int writer) {
-    const std::string who = "writer " + std::to_string(writer);
-    if (!start.arriveAndWait()) failures.add(who + ": the others did not start");
-    for (int seq = 0; seq < kWrites; ++seq) {
-      Error error;
-      const bool committed = pool.write(
-          [&](Database& db) {
-            return db.execute("INSERT INTO items VALUES (?, ?, ?)",
-                              {Value(writer), Value(seq), Value(writer * 100000 + seq)});
-          },
-          &error);
-      if (!committed) {
-        failures.add(who + ": write " + std::to_string(seq) + " failed: " + error.message);
-        return;
-      }
-    }
-  });
-  EXPECT_EQ(failures.text(), "");
-  std::int64_t expectedSum = 0;
-  for (int writer = 0; writer < kThreads; ++writer) {
-    for (int seq = 0; seq < kWrites; ++seq) expectedSum += writer * 100000 + seq;
-  }
-  pool.read([&](Database& db) {
-    EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM items"), kThreads * kWrites);
-    EXPECT_EQ(scalarInteger(db, "SELECT sum(amount) FROM items"), expectedSum);
-    EXPECT_EQ(scalarInteger(db, "SELECT count(DISTINCT writer) FROM items"), kThreads);
-    EXPECT_EQ(scalarInteger(db, "SELECT max(seq) - min(seq) + 1 FROM items"), kWrites);
-    return 0;
-  });
+  expectEightThreadsTimesAThousandWritesLoseNothing(pool);
 }
 
 // Writers move amounts between two accounts (two UPDATEs per transaction);

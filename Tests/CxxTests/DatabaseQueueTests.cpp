@@ -474,47 +474,8 @@ TEST(ConcurrencyInterrupt, DatabaseInterruptFromAnotherThread) {
 // 8 threads x 1,000 write transactions through one queue: every row is
 // there, once, with the right values.
 TEST(DatabaseQueue, EightThreadsTimesAThousandWritesLoseNothing) {
-  constexpr int kThreads = 8;
-  constexpr int kWrites = 1000;
   TempDir dir;
   DatabaseQueue queue(dir / "many.db");
   ASSERT_TRUE(queue.isOpen()) << queue.openError().message;
-  // The file's durability is not what this tests: no fsync per commit.
-  ASSERT_TRUE(queue.writeWithoutTransaction([](Database& db) {
-    return db.execute("PRAGMA synchronous = OFF") &&
-           db.execute(
-               "CREATE TABLE items(writer INTEGER NOT NULL, seq INTEGER NOT NULL, amount INTEGER NOT NULL, "
-               "PRIMARY KEY(writer, seq))");
-  }));
-  Failures failures;
-  Latch start(kThreads);
-  runThreads(kThreads, [&](int writer) {
-    const std::string who = "writer " + std::to_string(writer);
-    if (!start.arriveAndWait()) failures.add(who + ": the others did not start");
-    for (int seq = 0; seq < kWrites; ++seq) {
-      Error error;
-      const bool committed = queue.write(
-          [&](Database& db) {
-            return db.execute("INSERT INTO items VALUES (?, ?, ?)",
-                              {Value(writer), Value(seq), Value(writer * 100000 + seq)});
-          },
-          &error);
-      if (!committed) {
-        failures.add(who + ": write " + std::to_string(seq) + " failed: " + error.message);
-        return;
-      }
-    }
-  });
-  EXPECT_EQ(failures.text(), "");
-  std::int64_t expectedSum = 0;
-  for (int writer = 0; writer < kThreads; ++writer) {
-    for (int seq = 0; seq < kWrites; ++seq) expectedSum += writer * 100000 + seq;
-  }
-  queue.read([&](Database& db) {
-    EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM items"), kThreads * kWrites);
-    EXPECT_EQ(scalarInteger(db, "SELECT sum(amount) FROM items"), expectedSum);
-    EXPECT_EQ(scalarInteger(db, "SELECT count(DISTINCT writer) FROM items"), kThreads);
-    EXPECT_EQ(scalarInteger(db, "SELECT max(seq) - min(seq) + 1 FROM items"), kWrites);
-    return 0;
-  });
+  expectEightThreadsTimesAThousandWritesLoseNothing(queue);
 }
