@@ -99,4 +99,55 @@ void expectEightThreadsTimesAThousandWritesLoseNothing(Shared& shared) {
   });
 }
 
+/// What an interrupted block reports.
+struct InterruptedBlock {
+  /// The interrupter saw the long query return.
+  bool interrupted = false;
+  /// `write` committed (false for a read).
+  bool committed = false;
+  /// The long query's error (read) or the write's `*error`.
+  sqlitebridge::Error error;
+};
+
+/// Runs kLongQuery in a block of `shared` (a DatabaseQueue or DatabasePool:
+/// a read, or a write that first inserts 1 into `t`) while another thread
+/// calls `shared.interrupt()` until the query returns; the interrupter is
+/// done before the block ends, so no interrupt lands on what runs after it.
+template <typename Shared>
+InterruptedBlock interruptALongQuery(Shared& shared, bool inWrite) {
+  using sqlitebridge::Database;
+  using sqlitebridge::Error;
+  using sqlitebridge::Row;
+  Latch started(1);
+  Latch returned(1);
+  Latch interrupterDone(1);
+  InterruptedBlock result;
+  BoundedThread interrupter("the interrupter", [&] {
+    if (started.waitFor()) result.interrupted = interruptUntilReturned([&] { shared.interrupt(); }, returned);
+    interrupterDone.countDown();
+  });
+  auto longQuery = [&](Database& db) {
+    started.countDown();
+    Row row;
+    EXPECT_FALSE(db.execute(kLongQuery, row));
+    const Error failure = db.lastError();
+    returned.countDown();
+    EXPECT_TRUE(interrupterDone.waitFor());
+    return failure;
+  };
+  if (inWrite) {
+    result.committed = shared.write(
+        [&](Database& db) {
+          EXPECT_TRUE(db.execute("INSERT INTO t VALUES (1)"));
+          longQuery(db);
+          return true;
+        },
+        &result.error);
+  } else {
+    result.error = shared.read(longQuery);
+  }
+  interrupter.join();
+  return result;
+}
+
 }  // namespace sqlitebridge_test

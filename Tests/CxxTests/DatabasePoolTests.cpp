@@ -508,56 +508,19 @@ TEST(DatabasePoolConcurrency, TransfersKeepTheirTotalForConcurrentReaders) {
 
 TEST_F(PoolTest, InterruptFromAnotherThreadStopsARead) {
   ASSERT_TRUE(insert(1));
-  Latch started(1);
-  Latch returned(1);
-  Latch interrupterDone(1);
-  bool interrupted = false;
-  BoundedThread interrupter("the interrupter", [&] {
-    if (started.waitFor()) interrupted = interruptUntilReturned([&] { pool().interrupt(); }, returned);
-    interrupterDone.countDown();
-  });
-  const Error error = pool().read([&](Database& db) {
-    started.countDown();
-    Row row;
-    EXPECT_FALSE(db.execute(kLongQuery, row));
-    const Error failure = db.lastError();
-    returned.countDown();
-    EXPECT_TRUE(interrupterDone.waitFor());
-    return failure;
-  });
-  interrupter.join();
-  EXPECT_TRUE(interrupted) << "the long query did not return";
-  EXPECT_TRUE(error.is(ResultCode::Interrupt)) << error.code << " " << error.message;
+  const InterruptedBlock result = interruptALongQuery(pool(), false);
+  EXPECT_TRUE(result.interrupted) << "the long query did not return";
+  EXPECT_TRUE(result.error.is(ResultCode::Interrupt)) << result.error.code << " " << result.error.message;
   EXPECT_EQ(count(), 1);
   EXPECT_TRUE(insert(2));
   EXPECT_EQ(count(), 2);
 }
 
 TEST_F(PoolTest, InterruptFromAnotherThreadRollsBackAWrite) {
-  Latch started(1);
-  Latch returned(1);
-  Latch interrupterDone(1);
-  bool interrupted = false;
-  BoundedThread interrupter("the interrupter", [&] {
-    if (started.waitFor()) interrupted = interruptUntilReturned([&] { pool().interrupt(); }, returned);
-    interrupterDone.countDown();
-  });
-  Error error;
-  const bool committed = pool().write(
-      [&](Database& db) {
-        EXPECT_TRUE(db.execute("INSERT INTO t VALUES (1)"));
-        started.countDown();
-        Row row;
-        EXPECT_FALSE(db.execute(kLongQuery, row));
-        returned.countDown();
-        EXPECT_TRUE(interrupterDone.waitFor());
-        return true;
-      },
-      &error);
-  interrupter.join();
-  EXPECT_TRUE(interrupted) << "the long query did not return";
-  EXPECT_FALSE(committed);
-  EXPECT_TRUE(error.is(ResultCode::Interrupt)) << error.code << " " << error.message;
+  const InterruptedBlock result = interruptALongQuery(pool(), true);
+  EXPECT_TRUE(result.interrupted) << "the long query did not return";
+  EXPECT_FALSE(result.committed);
+  EXPECT_TRUE(result.error.is(ResultCode::Interrupt)) << result.error.code << " " << result.error.message;
   EXPECT_EQ(count(), 0);
   EXPECT_TRUE(insert(2));
   EXPECT_EQ(count(), 1);

@@ -391,57 +391,19 @@ TEST(DatabaseQueue, HonoursTheConfiguration) {
 // the query is about to start: it fails with SQLITE_INTERRUPT, and the queue
 // works afterwards.
 TEST_F(QueueTest, InterruptFromAnotherThreadStopsARead) {
-  Latch started(1);
-  Latch returned(1);
-  Latch interrupterDone(1);
-  bool interrupted = false;
-  BoundedThread interrupter("the interrupter", [&] {
-    if (started.waitFor()) interrupted = interruptUntilReturned([&] { queue().interrupt(); }, returned);
-    interrupterDone.countDown();
-  });
-  const Error error = queue().read([&](Database& db) {
-    started.countDown();
-    Row row;
-    EXPECT_FALSE(db.execute(kLongQuery, row));
-    const Error failure = db.lastError();
-    returned.countDown();
-    // No interrupt may land on what runs after the block.
-    EXPECT_TRUE(interrupterDone.waitFor());
-    return failure;
-  });
-  interrupter.join();
-  EXPECT_TRUE(interrupted) << "the long query did not return";
-  EXPECT_TRUE(error.is(ResultCode::Interrupt)) << error.code << " " << error.message;
+  const InterruptedBlock result = interruptALongQuery(queue(), false);
+  EXPECT_TRUE(result.interrupted) << "the long query did not return";
+  EXPECT_TRUE(result.error.is(ResultCode::Interrupt)) << result.error.code << " " << result.error.message;
   EXPECT_EQ(queue().read([](Database& db) { return scalarInteger(db, "SELECT 6 * 7"); }), 42);
   EXPECT_TRUE(queue().write([](Database& db) { return db.execute("INSERT INTO t VALUES (1)"); }));
   EXPECT_EQ(count(), 1);
 }
 
 TEST_F(QueueTest, InterruptFromAnotherThreadRollsBackAWrite) {
-  Latch started(1);
-  Latch returned(1);
-  Latch interrupterDone(1);
-  bool interrupted = false;
-  BoundedThread interrupter("the interrupter", [&] {
-    if (started.waitFor()) interrupted = interruptUntilReturned([&] { queue().interrupt(); }, returned);
-    interrupterDone.countDown();
-  });
-  Error error;
-  const bool committed = queue().write(
-      [&](Database& db) {
-        EXPECT_TRUE(db.execute("INSERT INTO t VALUES (1)"));
-        started.countDown();
-        Row row;
-        EXPECT_FALSE(db.execute(kLongQuery, row));
-        returned.countDown();
-        EXPECT_TRUE(interrupterDone.waitFor());
-        return true;
-      },
-      &error);
-  interrupter.join();
-  EXPECT_TRUE(interrupted) << "the long query did not return";
-  EXPECT_FALSE(committed);
-  EXPECT_TRUE(error.is(ResultCode::Interrupt)) << error.code << " " << error.message;
+  const InterruptedBlock result = interruptALongQuery(queue(), true);
+  EXPECT_TRUE(result.interrupted) << "the long query did not return";
+  EXPECT_FALSE(result.committed);
+  EXPECT_TRUE(result.error.is(ResultCode::Interrupt)) << result.error.code << " " << result.error.message;
   EXPECT_EQ(count(), 0);
   EXPECT_TRUE(queue().write([](Database& db) { return db.execute("INSERT INTO t VALUES (2)"); }));
   EXPECT_EQ(count(), 1);
