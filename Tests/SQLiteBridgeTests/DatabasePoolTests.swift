@@ -156,6 +156,50 @@ struct DatabasePoolTests {
     }
   }
 
+  /// Reentrancy is refused as on a queue, from sync and async blocks, and a
+  /// `Database` that escaped its block is closed.
+  @Test func reentrantAccessAndAnEscapedDatabaseThrowMisuse() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("SQLiteBridgeTests-\(UUID().uuidString)", isDirectory: true).path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let pool = try DatabasePool(path: directory + "/re.db")
+    let escaped = Locked<[Database]>([])
+    let errors = try syncReentrancy(pool, escaped)
+    #expect(errors.count == 5)
+    for error in errors { expectReentrantMisuse(error) }
+    let fromAsync = try await pool.read { db -> DatabaseError? in
+      escaped.withLock { $0.append(db) }
+      return databaseError { try pool.read { _ in } }
+    }
+    expectReentrantMisuse(fromAsync)
+    for database in escaped.current {
+      #expect(databaseError { _ = try database.execute("SELECT 1") }?.resultCode == .misuse)
+    }
+    #expect(try await pool.read { db in try integer(db, "SELECT count(*) FROM t") } == 1)
+  }
+
+  /// The misuse errors of read in read, write in read, write in write, read
+  /// in write and writeWithoutTransaction in write; the blocks' databases
+  /// added to `escaped`.
+  func syncReentrancy(_ pool: DatabasePool, _ escaped: Locked<[Database]>) throws -> [DatabaseError?] {
+    var errors: [DatabaseError?] = []
+    try pool.read { db in
+      escaped.withLock { $0.append(db) }
+      errors.append(databaseError { try pool.read { _ in } })
+      errors.append(databaseError { try pool.write { _ in } })
+    }
+    try pool.write { db in
+      escaped.withLock { $0.append(db) }
+      try db.execute("CREATE TABLE t(x)")
+      try db.execute("INSERT INTO t VALUES (1)")
+      errors.append(databaseError { try pool.write { _ in } })
+      errors.append(databaseError { try pool.read { _ in } })
+      errors.append(databaseError { try pool.writeWithoutTransaction { _ in } })
+    }
+    return errors
+  }
+
   /// The size in bytes of the `-wal` file next to `path`.
   func walSize(_ path: String) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: path + "-wal")
