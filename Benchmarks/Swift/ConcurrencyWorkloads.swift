@@ -50,6 +50,11 @@ struct ScalingMeasurement {
   /// Median of the per-repetition ratios of rows per second against one
   /// thread (each repetition runs every thread count back to back).
   let speedup: Double
+  /// The same for the raw C API doing the same work alongside (one
+  /// connection per thread), where the workload has such a reference: what
+  /// the machine itself allowed at the time (on a shared machine, other
+  /// processes take cores).
+  let rawSpeedup: Double?
 }
 
 enum ConcurrencyFailure: Error, CustomStringConvertible {
@@ -131,31 +136,37 @@ func runTogether(
 
 /// Runs `run(threads)` for every thread count once to warm up, then
 /// `repetitions` times (the order of the counts rotating), and returns the
-/// medians. `run` returns the wall seconds of one run, having checked its
-/// result; `rows(threads)` is the work a run of `threads` does.
+/// medians. `run` returns the wall seconds of one run (and of its raw C
+/// reference, if any), having checked its result; `rows(threads)` is the
+/// work a run of `threads` does.
 func measureScaling(
-  workload: String, threadCounts: [Int], repetitions: Int, rows: (Int) -> Int, run: (Int) throws -> Double
+  workload: String, threadCounts: [Int], repetitions: Int, rows: (Int) -> Int,
+  run: (Int) throws -> (ours: Double, raw: Double?)
 ) throws -> [ScalingMeasurement] {
   precondition(threadCounts.first == 1, "the baseline is one thread")
   for threads in threadCounts { _ = try run(threads) }
   var seconds = Array(repeating: [Double](), count: threadCounts.count)
   var speedups = Array(repeating: [Double](), count: threadCounts.count)
+  var rawSpeedups = Array(repeating: [Double](), count: threadCounts.count)
   for repetition in 0..<repetitions {
-    var times = Array(repeating: 0.0, count: threadCounts.count)
+    var times = Array(repeating: (ours: 0.0, raw: Double?.none), count: threadCounts.count)
     for step in 0..<threadCounts.count {
       let index = (step + repetition) % threadCounts.count
       times[index] = try run(threadCounts[index])
     }
-    let baseline = Double(rows(1)) / times[0]
     for index in threadCounts.indices {
-      seconds[index].append(times[index])
-      speedups[index].append(Double(rows(threadCounts[index])) / times[index] / baseline)
+      let work = Double(rows(threadCounts[index]))
+      seconds[index].append(times[index].ours)
+      speedups[index].append(work / times[index].ours / (Double(rows(1)) / times[0].ours))
+      if let raw = times[index].raw, let rawBaseline = times[0].raw {
+        rawSpeedups[index].append(work / raw / (Double(rows(1)) / rawBaseline))
+      }
     }
   }
   return threadCounts.indices.map {
     ScalingMeasurement(
       workload: workload, threads: threadCounts[$0], rows: rows(threadCounts[$0]), seconds: median(seconds[$0]),
-      speedup: median(speedups[$0]))
+      speedup: median(speedups[$0]), rawSpeedup: rawSpeedups[$0].isEmpty ? nil : median(rawSpeedups[$0]))
   }
 }
 
@@ -169,15 +180,22 @@ enum ConcurrencyWorkloads {
   /// Each reader's checksum is checked, and the readers meet at a barrier
   /// inside their blocks before scanning, so a pool that did not let them
   /// read at the same time fails the run (after `threadWaitLimit`) instead
-  /// of reporting a figure.
+  /// of reporting a figure. Alongside, as a reference, the same threads
+  /// run the raw fetch_index loop, each on a raw connection of its own
+  /// (meeting at a barrier before their first step), the two alternating
+  /// which goes first.
   static func poolReadScaling(path: String, rows: Int, repetitions: Int) throws -> [ScalingMeasurement] {
     let name = poolReadScalingName
     Workloads.makeFetchDatabase(path: path, rows: rows)
     let pool = try DatabasePool(path: path)
+    let raw = (0..<4).map { _ in RawConnection(path: path) }
     let expected = Workloads.checksum(rows: rows)
+    var rawFirst = false
     return try measureScaling(
       workload: name, threadCounts: [1, 2, 4], repetitions: repetitions, rows: { $0 * rows },
       run: { threads in
+        rawFirst.toggle()
+        let rawSeconds = rawFirst ? try rawReaders(raw, threads: threads, expected: expected) : 0
         let inside = Barrier(parties: threads)
         let (seconds, sums) = try runTogether(workload: name, threads: threads) { _ in
           try pool.read { db in
@@ -194,8 +212,32 @@ enum ConcurrencyWorkloads {
         if let wrong = sums.first(where: { $0 != expected }) {
           throw ConcurrencyFailure.wrongResult(workload: name, threads: threads, got: wrong, expected: expected)
         }
-        return seconds
+        return (seconds, rawFirst ? rawSeconds : try rawReaders(raw, threads: threads, expected: expected))
       })
+  }
+
+  /// The raw reference of pool_read_scaling: `threads` threads, thread i
+  /// scanning the fetch table on `connections[i]`; the wall seconds, each
+  /// checksum checked.
+  private static func rawReaders(_ connections: [RawConnection], threads: Int, expected: Int64) throws -> Double {
+    let name = poolReadScalingName + " (raw)"
+    let inside = Barrier(parties: threads)
+    let (seconds, sums) = try runTogether(workload: name, threads: threads) { index in
+      let statement = connections[index].prepare(Workloads.selectAll)
+      defer { sqlite3_finalize(statement) }
+      guard inside.arriveAndWait() else {
+        throw ConcurrencyFailure.stuck(workload: name, what: "the raw readers did not meet")
+      }
+      var sum: Int64 = 0
+      while sqlite3_step(statement) == SQLITE_ROW {
+        for column in 0..<Int32(10) { sum &+= sqlite3_column_int64(statement, column) }
+      }
+      return sum
+    }
+    if let wrong = sums.first(where: { $0 != expected }) {
+      throw ConcurrencyFailure.wrongResult(workload: name, threads: threads, got: wrong, expected: expected)
+    }
+    return seconds
   }
 
   /// How many rows one `queue.write` of `queue_write_contention` inserts.
@@ -256,7 +298,7 @@ enum ConcurrencyWorkloads {
         guard sum == expected else {
           throw ConcurrencyFailure.wrongResult(workload: name, threads: threads, got: sum, expected: expected)
         }
-        return seconds
+        return (seconds, nil)
       })
   }
 }
@@ -267,7 +309,7 @@ func reportConcurrency(_ measurements: [ScalingMeasurement], repetitions: Int) {
   print(
     [
       "workload".padding(toLength: 22, withPad: " ", startingAt: 0), "threads".leftPadded(7), "rows".leftPadded(9),
-      "seconds".leftPadded(9), "rows/s".leftPadded(10), "vs 1".leftPadded(6),
+      "seconds".leftPadded(9), "rows/s".leftPadded(10), "vs 1".leftPadded(6), "raw C vs 1".leftPadded(10),
     ].joined(separator: "  "))
   for measurement in measurements {
     print(
@@ -277,6 +319,7 @@ func reportConcurrency(_ measurements: [ScalingMeasurement], repetitions: Int) {
         formatted(measurement.seconds, decimals: 4).leftPadded(9),
         String(Int(measurement.rowsPerSecond.rounded())).leftPadded(10),
         formatted(measurement.speedup, decimals: 2).leftPadded(6),
+        (measurement.rawSpeedup.map { formatted($0, decimals: 2) } ?? "-").leftPadded(10),
       ].joined(separator: "  "))
   }
 }
