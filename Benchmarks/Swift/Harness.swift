@@ -109,10 +109,26 @@ func median(_ values: [Double]) -> Double {
 }
 
 /// The measurements as a JSON array of {workload, rows, raw_s, ours_s, ratio}.
-func json(_ measurements: [Measurement]) -> String {
-  let objects = measurements.map {
+///
+/// The concurrency figures follow, in the same array with the same five
+/// keys (so a reader of the older output still reads every entry) plus
+/// `"kind": "concurrency"`, `threads`, `rows_per_s`, `speedup` (rows per
+/// second against one thread) and, for pool_read_scaling, `raw_speedup`
+/// (the raw C reference's). For them the baseline is SQLiteBridge with
+/// one thread, not the raw C API: `raw_s` is the wall seconds one thread
+/// would take for this entry's rows at its median rate, `ours_s` the median
+/// wall seconds the threads took, and `ratio` = 1 / `speedup` (below 1:
+/// faster than one thread, as for the other entries).
+func json(_ measurements: [Measurement], concurrency: [ScalingMeasurement] = []) -> String {
+  var objects = measurements.map {
     "  {\"workload\": \"\($0.workload)\", \"rows\": \($0.rows), \"raw_s\": \($0.raw), \"ours_s\": \($0.ours), "
       + "\"ratio\": \($0.ratio)}"
+  }
+  objects += concurrency.map {
+    "  {\"workload\": \"\($0.workload)\", \"rows\": \($0.rows), \"raw_s\": \($0.seconds * $0.speedup), "
+      + "\"ours_s\": \($0.seconds), \"ratio\": \(1 / $0.speedup), \"kind\": \"concurrency\", \"threads\": \($0.threads), "
+      + "\"rows_per_s\": \($0.rowsPerSecond), \"speedup\": \($0.speedup)"
+      + ($0.rawSpeedup.map { ", \"raw_speedup\": \($0)" } ?? "") + "}"
   }
   return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
 }

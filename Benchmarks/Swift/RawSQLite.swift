@@ -5,8 +5,9 @@ import SQLiteBridgeCore
 // <sqlite3.h>), opened with the same flags as SQLiteBridge's connections.
 
 /// A raw connection; traps on failure (a benchmark with a broken setup
-/// must not report numbers).
-final class RawConnection {
+/// must not report numbers). `@unchecked Sendable` so that a thread of
+/// pool_read_scaling can use one: each is used by one thread at a time.
+final class RawConnection: @unchecked Sendable {
   let db: OpaquePointer
 
   init(path: String) {

@@ -1,5 +1,6 @@
 // sqlite-bridge-bench: SQLiteBridge's Swift API against the raw sqlite3 C
-// API, in the same process, on the same data.
+// API, in the same process, on the same data; then how a DatabasePool's
+// reads and a DatabaseQueue's writes scale with threads (ConcurrencyWorkloads).
 //
 //   swift run -c release sqlite-bridge-bench [--rows N] [--reps N] [--json FILE] [--check-targets]
 //                                            [--only WORKLOAD]
@@ -17,7 +18,8 @@ struct Options {
   var repetitions = 5
   var jsonPath: String?
   var checkTargets = false
-  /// Runs only this workload (for profiling), without scaling or memory.
+  /// Runs only this workload (for profiling), without scaling or memory
+  /// (pool_read_scaling and queue_write_contention: after the main table).
   var only: String?
   var memoryProbe: (path: String, rows: Int, materialize: Bool)?
 
@@ -168,7 +170,26 @@ func main() throws -> Int32 {
   try run(try workloads.insertPositional(rows: insertRows))
   try run(try workloads.insertNamed(rows: insertRows))
 
-  if options.only != nil { return 0 }
+  // The concurrency workloads (all, or the one --only names).
+  var concurrency: [ScalingMeasurement] = []
+  func runConcurrency(only: String?) throws {
+    if only == nil || only == ConcurrencyWorkloads.poolReadScalingName {
+      concurrency += try ConcurrencyWorkloads.poolReadScaling(
+        path: directory.appendingPathComponent("pool.db").path, rows: options.rows, repetitions: options.repetitions)
+    }
+    if only == nil || only == ConcurrencyWorkloads.queueWriteContentionName {
+      concurrency += try ConcurrencyWorkloads.queueWriteContention(
+        path: directory.appendingPathComponent("queue.db").path, rows: insertRows, repetitions: options.repetitions)
+    }
+    reportConcurrency(concurrency, repetitions: options.repetitions)
+  }
+
+  if let only = options.only {
+    if [ConcurrencyWorkloads.poolReadScalingName, ConcurrencyWorkloads.queueWriteContentionName].contains(only) {
+      try runConcurrency(only: only)
+    }
+    return 0
+  }
   print("\nScaling (fetch by index and into dictionaries):")
   var scaling: [Measurement] = []
   for rows in [options.rows / 20, options.rows / 2, options.rows * 5] where rows > 0 {
@@ -188,8 +209,11 @@ func main() throws -> Int32 {
     "\nPeak memory growth over \(memoryRows) rows: forEachRow \(streamed) KiB, execute (dictionaries) \(materialized) KiB"
   )
 
+  try runConcurrency(only: nil)
+
   if let jsonPath = options.jsonPath {
-    try json(measurements + scaling).write(toFile: jsonPath, atomically: true, encoding: .utf8)
+    try json(measurements + scaling, concurrency: concurrency).write(
+      toFile: jsonPath, atomically: true, encoding: .utf8)
   }
   if options.checkTargets {
     let missed = measurements.filter { $0.ratio > (targets[$0.workload] ?? .infinity) }
