@@ -52,7 +52,8 @@ enum ConnectionLeasing {
   /// Swift's cooperative pool waits for a connection or for SQLite.
   /// Cancelling the task interrupts the running statement (and every later
   /// one of the block), rolls a write back and throws `CancellationError`;
-  /// a task cancelled before the block starts never touches the database.
+  /// a task cancelled before the block starts never touches the database
+  /// (one that waits for a connection stops waiting at once).
   static func runAsync<T: Sendable>(
     _ kind: sqlitebridge.LeaseKind, _ submit: (sqlitebridge.interop.AsyncJobHandle) -> Bool,
     _ body: @Sendable (Database) throws -> T

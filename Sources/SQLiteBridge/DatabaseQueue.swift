@@ -77,7 +77,8 @@ public final class DatabaseQueue: @unchecked Sendable {
   /// `read` on one of the queue's own threads: the calling task waits
   /// without blocking a thread. Cancelling the task interrupts the block's
   /// statements and throws `CancellationError`; a task cancelled before the
-  /// block starts never touches the database.
+  /// block starts (also while it waits for a connection: the wait ends at
+  /// once) never touches the database.
   public func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
     try await ConnectionLeasing.runAsync(.Read, { ConnectionLeasing.Access.submitToQueue(core, $0) }, body)
   }

@@ -151,16 +151,25 @@ bool ConnectionPool::openPool(const std::string& path) noexcept {
   }
 }
 
-Database* ConnectionPool::lendReader(int& slot, Error& error) noexcept {
+Database* ConnectionPool::lendReader(int& slot, Error& error, const AsyncJob* job) noexcept {
   try {
     std::unique_lock<std::mutex> lock(readersMutex_);
     std::size_t index = 0;
-    readerFreed_.wait(lock, [&] {
+    auto free = [&] {
       for (index = 0; index < readers_.size(); ++index) {
         if (!readers_[index].busy) return true;
       }
-      return false;
-    });
+      return job != nullptr && job->cancelled.load();
+    };
+    if (!free()) {
+      ++waiting_;
+      readerFreed_.wait(lock, free);
+      --waiting_;
+    }
+    if (index == readers_.size()) {
+      error = poolError(SQLITE_INTERRUPT, "cancelled while waiting for a reader");
+      return nullptr;
+    }
     // An open reader is lent before a new one is opened.
     for (std::size_t other = 0; other < readers_.size(); ++other) {
       if (!readers_[other].busy && readers_[other].database) {
@@ -179,7 +188,7 @@ Database* ConnectionPool::lendReader(int& slot, Error& error) noexcept {
         error = database->lastError();
         reader.busy = false;
         lock.unlock();
-        readerFreed_.notify_one();
+        readerFreed_.notify_all();
         return nullptr;
       }
       reader.database = std::move(database);
@@ -197,7 +206,8 @@ void ConnectionPool::returnReader(int slot) noexcept {
     std::lock_guard<std::mutex> lock(readersMutex_);
     readers_[static_cast<std::size_t>(slot)].busy = false;
   }
-  readerFreed_.notify_one();
+  // Every waiter: one woken for a cancelled job would leave without taking it.
+  readerFreed_.notify_all();
 }
 
 // MARK: Leases
@@ -206,7 +216,7 @@ bool ConnectionPool::isHeldByThisThread() const noexcept {
   return std::find(heldPools.begin(), heldPools.end(), this) != heldPools.end();
 }
 
-bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease) noexcept {
+bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease, const AsyncJob* job) noexcept {
   lease = ConnectionLease();
   lease.pool = this;
   lease.kind = kind;
@@ -228,7 +238,7 @@ bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease) noexcept {
   }
   Database* database = nullptr;
   if (kind == LeaseKind::Read && kind_ == Kind::Pool) {
-    database = lendReader(lease.reader, lease.error);
+    database = lendReader(lease.reader, lease.error, job);
     if (database == nullptr) return false;
   } else {
     if (!writer_) {
@@ -236,7 +246,23 @@ bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease) noexcept {
                               "the DatabasePool was opened read-only (Configuration readOnly): it has no writer");
       return false;
     }
-    writerMutex_.lock();
+    try {
+      std::unique_lock<std::mutex> lock(writerMutex_);
+      auto free = [&] { return !writerBusy_ || (job != nullptr && job->cancelled.load()); };
+      if (!free()) {
+        ++waiting_;
+        writerFreed_.wait(lock, free);
+        --waiting_;
+      }
+      if (writerBusy_) {
+        lease.error = poolError(SQLITE_INTERRUPT, "cancelled while waiting for the writer");
+        return false;
+      }
+      writerBusy_ = true;
+    } catch (...) {
+      lease.error = poolError(SQLITE_NOMEM, "out of memory");
+      return false;
+    }
     database = &*writer_;
   }
   heldPools.push_back(this);
@@ -370,7 +396,12 @@ void ConnectionPool::release(ConnectionLease& lease) noexcept {
   if (lease.reader >= 0) {
     returnReader(lease.reader);
   } else {
-    writerMutex_.unlock();
+    {
+      std::lock_guard<std::mutex> lock(writerMutex_);
+      writerBusy_ = false;
+    }
+    // Every waiter: one woken for a cancelled job would leave without taking it.
+    writerFreed_.notify_all();
   }
   lease.database = nullptr;
 }
@@ -411,6 +442,18 @@ void ConnectionPool::interrupt() noexcept {
   for (const Reader& reader : readers_) {
     if (reader.database) reader.database->interrupt();
   }
+}
+
+void ConnectionPool::wakeWaiters() noexcept {
+  // Taking each lock orders the wake after a waiter's check of its job.
+  {
+    std::lock_guard<std::mutex> lock(writerMutex_);
+  }
+  writerFreed_.notify_all();
+  {
+    std::lock_guard<std::mutex> lock(readersMutex_);
+  }
+  readerFreed_.notify_all();
 }
 
 void ConnectionPool::injectTransientFailures(int count, int code) noexcept {

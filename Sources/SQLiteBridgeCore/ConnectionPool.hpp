@@ -40,6 +40,9 @@ struct AsyncJob {
   std::mutex mutex;
   /// The connection the job's block runs on, while it runs (under `mutex`).
   sqlite3* running = nullptr;
+  /// The pool the job waits in, from `submit` until it completes (under
+  /// `mutex`): `cancel` wakes its waits for a connection.
+  ConnectionPool* pool = nullptr;
 
   /// Marks the job cancelled and interrupts its running statement, if any:
   /// a job not started yet never starts.
@@ -70,7 +73,12 @@ class ConnectionPool {
   bool isOpen() const noexcept { return !openError_.isError(); }
   const Error& openError() const noexcept { return openError_; }
 
-  bool acquire(LeaseKind kind, ConnectionLease& lease) noexcept;
+  /// Lends a connection for a block of `kind` (see `detail::acquireLease`).
+  /// `job`, for an async job's block, stops the wait for a connection when
+  /// the job is cancelled (false, nothing touched).
+  bool acquire(LeaseKind kind, ConnectionLease& lease, const AsyncJob* job = nullptr) noexcept;
+  /// Wakes every wait for a connection, so that a cancelled job's wait ends.
+  void wakeWaiters() noexcept;
   bool finish(ConnectionLease& lease, bool commit, bool rollBackAfterFailedStatement) noexcept;
   void release(ConnectionLease& lease) noexcept;
   bool checkpoint(CheckpointMode mode, Error* error) noexcept;
@@ -84,6 +92,9 @@ class ConnectionPool {
   /// For tests: the next `count` transaction begins answer `code` (as SQLite
   /// can under contention, without calling the busy handler) before trying.
   void injectTransientFailures(int count, int code) noexcept;
+  /// Blocks waiting for a connection now (for tests that must know a job
+  /// waits before they cancel it).
+  int waitingCount() const noexcept { return waiting_.load(); }
   /// Transient answers absorbed by a retry so far.
   std::int64_t transientRetryCount() const noexcept { return transientRetries_.load(); }
 
@@ -103,7 +114,7 @@ class ConnectionPool {
 
   ConnectionPool(Kind kind, Configuration configuration) noexcept;
   bool openPool(const std::string& path) noexcept;
-  Database* lendReader(int& slot, Error& error) noexcept;
+  Database* lendReader(int& slot, Error& error, const AsyncJob* job = nullptr) noexcept;
   void returnReader(int slot) noexcept;
   bool beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept;
   bool endOpenTransaction(Database& database) noexcept;
@@ -120,13 +131,19 @@ class ConnectionPool {
   Error openError_;
   /// The writer (the queue's only connection); closed in a read-only pool.
   std::optional<Database> writer_;
+  /// The writer lock: `writerBusy_` under `writerMutex_`, waited for on
+  /// `writerFreed_` (a condition, not a plain mutex, so that a cancelled
+  /// job's wait can end).
   std::mutex writerMutex_;
+  std::condition_variable writerFreed_;
+  bool writerBusy_ = false;
   std::mutex readersMutex_;
   std::condition_variable readerFreed_;
   std::vector<Reader> readers_;
   std::atomic<int> injectedFailures_{0};
   std::atomic<int> injectedCode_{0};
   std::atomic<std::int64_t> transientRetries_{0};
+  std::atomic<int> waiting_{0};
   std::mutex jobsMutex_;
   std::condition_variable jobsAdded_;
   bool stopping_ = false;

@@ -2,6 +2,7 @@
 // Swift facade's async read and write), so that waiting for a connection or
 // for SQLite never blocks a caller's thread.
 #include <new>
+#include <stdexcept>
 
 #include "ConnectionPool.hpp"
 
@@ -39,20 +40,30 @@ void AsyncJob::cancel() noexcept {
   std::lock_guard<std::mutex> lock(mutex);
   cancelled.store(true);
   if (running != nullptr) sqlite3_interrupt(running);
+  // The pool outlives a job that has not completed (its destructor waits
+  // for the job threads), and `pool` is cleared under this lock before the
+  // job completes.
+  if (pool != nullptr) pool->wakeWaiters();
 }
 
 bool ConnectionPool::submit(const std::shared_ptr<AsyncJob>& job) noexcept {
   // A queue's reads share its one connection, so its writer's thread runs
   // them too; a pool's reads have threads of their own, one per reader.
   JobLine& line = job->kind == LeaseKind::Read && kind_ == Kind::Pool ? readJobs_ : writeJobs_;
+  {
+    std::lock_guard<std::mutex> lock(job->mutex);
+    job->pool = this;
+  }
   try {
     std::lock_guard<std::mutex> lock(jobsMutex_);
-    if (stopping_) return false;
+    if (stopping_) throw std::runtime_error("stopping");
     line.jobs.push_back(job);
     if (line.threads.size() < line.threadLimit && line.threads.size() < line.jobs.size() + line.busy) {
       line.threads.emplace_back([this, &line] { jobThread(&line); });
     }
   } catch (...) {
+    std::lock_guard<std::mutex> lock(job->mutex);
+    job->pool = nullptr;
     return false;
   }
   jobsAdded_.notify_all();
@@ -71,6 +82,10 @@ void ConnectionPool::jobThread(JobLine* line) noexcept {
     lock.unlock();
     if (cancelAll) job->cancelled.store(true);
     runJob(*job);
+    {
+      std::lock_guard<std::mutex> jobLock(job->mutex);
+      job->pool = nullptr;
+    }
     if (job->complete != nullptr) job->complete(job->context);
     job.reset();
     lock.lock();
@@ -84,8 +99,9 @@ void ConnectionPool::runJob(AsyncJob& job) noexcept {
     return;
   }
   ConnectionLease lease;
-  if (!acquire(job.kind, lease)) {
-    job.run(job.context, &lease);
+  if (!acquire(job.kind, lease, &job)) {
+    // Cancelled while waiting for a connection: nothing was touched.
+    job.run(job.context, job.cancelled.load() ? nullptr : &lease);
     return;
   }
   sqlite3* handle = lease.database->handle();

@@ -138,6 +138,14 @@ std::int64_t ConcurrencyAccess::transientRetryCount(const DatabaseQueue& queue) 
   return queue.pool_ ? queue.pool_->transientRetryCount() : 0;
 }
 
+int ConcurrencyAccess::waitingCount(const DatabaseQueue& queue) noexcept {
+  return queue.pool_ ? queue.pool_->waitingCount() : 0;
+}
+
+int ConcurrencyAccess::waitingCount(const DatabasePool& pool) noexcept {
+  return pool.pool_ ? pool.pool_->waitingCount() : 0;
+}
+
 std::int64_t ConcurrencyAccess::transientRetryCount(const DatabasePool& pool) noexcept {
   return pool.pool_ ? pool.pool_->transientRetryCount() : 0;
 }

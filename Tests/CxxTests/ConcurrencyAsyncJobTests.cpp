@@ -12,6 +12,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <chrono>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "TestSupport.hpp"
 #include "ThreadSupport.hpp"
 
+using sqlitebridge::Configuration;
 using sqlitebridge::ConnectionLease;
 using sqlitebridge::Database;
 using sqlitebridge::DatabasePool;
@@ -195,6 +197,56 @@ TEST(ConcurrencyAsyncJobs, AJobCancelledBeforeItIsSubmittedNeverTouchesTheDataba
 // Cancelled while its long query runs (the block says when it starts it):
 // the query fails with SQLITE_INTERRUPT, the block's write is rolled back,
 // and the connection works afterwards.
+// A job waiting for a connection another block holds (the writer, or the
+// only reader) ends as soon as it is cancelled, without the connection and
+// without touching the database, while the holder still holds it.
+TEST(ConcurrencyAsyncJobs, CancellingAJobEndsItsWaitForAConnection) {
+  for (const LeaseKind kind : {LeaseKind::Write, LeaseKind::Read}) {
+    SCOPED_TRACE(kind == LeaseKind::Write ? "waiting for the writer" : "waiting for the only reader");
+    TempDir dir;
+    bool touched = false;
+    Job waiting([&](ConnectionLease* lease) { touched = lease != nullptr; });
+    Configuration configuration;
+    configuration.maximumReaderCount = 1;
+    DatabasePool pool(dir / "pool.db", configuration);
+    ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
+    Latch holding(1);
+    Latch release(1);
+    BoundedThread holder("the holder", [&] {
+      auto hold = [&](Database&) {
+        holding.countDown();
+        EXPECT_TRUE(release.waitFor()) << "the test did not release the connection";
+        return true;
+      };
+      if (kind == LeaseKind::Write) {
+        pool.write(hold);
+      } else {
+        pool.read(hold);
+      }
+    });
+    ASSERT_TRUE(holding.waitFor());
+    const AsyncJobHandle job = waiting.make(kind);
+    ASSERT_TRUE(ConcurrencyAccess::submitToPool(pool, job));
+    // Cancel only once the job waits for the connection (a cancel before it
+    // starts is another test's).
+    const auto deadline = std::chrono::steady_clock::now() + kThreadWaitLimit;
+    while (ConcurrencyAccess::waitingCount(pool) == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    const bool waited = ConcurrencyAccess::waitingCount(pool) == 1;
+    EXPECT_TRUE(waited) << "the job never waited for the connection";
+    ConcurrencyAccess::cancel(job);
+    // Were the job to wait for the connection, this would time out.
+    const bool completedWhileHeld = waiting.ran.waitFor();
+    release.countDown();
+    holder.join();
+    EXPECT_TRUE(completedWhileHeld) << "the cancelled job waited for the holder";
+    EXPECT_EQ(ConcurrencyAccess::waitingCount(pool), 0);
+    EXPECT_FALSE(waiting.gotLease);
+    EXPECT_FALSE(touched);
+  }
+}
+
 TEST(ConcurrencyAsyncJobs, CancellingAJobInterruptsItsLongQuery) {
   TempDir dir;
   Failures failures;

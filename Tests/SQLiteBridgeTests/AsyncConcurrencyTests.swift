@@ -1,6 +1,8 @@
 import Foundation
-import SQLiteBridge
+import SQLiteBridgeCore.Interop
 import Testing
+
+@testable import SQLiteBridge
 
 /// The async `read` and `write` of `DatabaseQueue` and `DatabasePool`: their
 /// values, 100 concurrent tasks, cancellation before the block starts and
@@ -14,6 +16,8 @@ struct AsyncConcurrencyTests {
     let write: @Sendable (_ body: @escaping @Sendable (Database) throws -> Int64) async throws -> Int64
     let syncWrite: @Sendable (_ body: (Database) throws -> Void) throws -> Void
     let syncRead: @Sendable (_ body: (Database) throws -> Int64) throws -> Int64
+    /// How many blocks wait for a connection now.
+    let waiting: @Sendable () -> Int
     var testDescription: String { name }
 
     static func open(_ kind: String, in directory: String) throws -> Shared {
@@ -23,13 +27,15 @@ struct AsyncConcurrencyTests {
         try pool.writeWithoutTransaction { db in try db.execute("PRAGMA synchronous = OFF") }
         return Shared(
           name: kind, read: { body in try await pool.read(body) }, write: { body in try await pool.write(body) },
-          syncWrite: { body in try pool.write(body) }, syncRead: { body in try pool.read(body) })
+          syncWrite: { body in try pool.write(body) }, syncRead: { body in try pool.read(body) },
+          waiting: { Int(sqlitebridge.interop.ConcurrencyAccess.waitingCount(pool.core)) })
       }
       let queue = try DatabaseQueue(path: path)
       try queue.writeWithoutTransaction { db in try db.execute("PRAGMA synchronous = OFF") }
       return Shared(
         name: kind, read: { body in try await queue.read(body) }, write: { body in try await queue.write(body) },
-        syncWrite: { body in try queue.write(body) }, syncRead: { body in try queue.read(body) })
+        syncWrite: { body in try queue.write(body) }, syncRead: { body in try queue.read(body) },
+        waiting: { Int(sqlitebridge.interop.ConcurrencyAccess.waitingCount(queue.core)) })
     }
   }
 
@@ -133,7 +139,8 @@ struct AsyncConcurrencyTests {
   }
 
   /// A task cancelled while its block waits for the connection (a sync
-  /// write holds it) throws `CancellationError`, and its block never runs.
+  /// write holds it) throws `CancellationError` at once, without waiting for
+  /// the connection, and its block never runs.
   @Test(arguments: kinds)
   func aTaskCancelledWhileWaitingNeverRunsItsBlock(_ kind: String) async throws {
     try await withShared(kind) { (shared: Shared) async throws in
@@ -161,12 +168,18 @@ struct AsyncConcurrencyTests {
         }
       }
       #expect(await calling.waitFromTask())
+      // Cancel only once the block waits for the connection (a cancel before
+      // it starts is another test's).
+      let deadline = ContinuousClock.now + threadWaitLimit
+      while shared.waiting() == 0 && ContinuousClock.now < deadline { await Task.yield() }
+      #expect(shared.waiting() == 1, "the block never waited for the connection")
       task.cancel()
-      // The job notices the cancel once it has the connection (it waits on
-      // the core's thread meanwhile), so the holder goes first.
+      // The cancel ends the job's wait for the connection: the task finishes
+      // while the holder still holds it (were it to wait, the holder's own
+      // bounded wait would fail the test).
+      let result = await task.result
       release.send()
       #expect(holder.join())
-      let result = await task.result
       #expect(throws: CancellationError.self) { try result.get() }
       #expect(ran.current == false)
       #expect(try await shared.read { db in try integer(db, "SELECT count(*) FROM t") } == 1)

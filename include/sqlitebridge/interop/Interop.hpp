@@ -295,6 +295,10 @@ struct ConcurrencyAccess {
 
   static void injectTransientFailures(const DatabaseQueue& queue, int count, int code) noexcept;
   static void injectTransientFailures(const DatabasePool& pool, int count, int code) noexcept;
+  /// How many blocks wait for a connection of the queue (pool) now (for
+  /// tests that must know a job waits before they cancel it).
+  static int waitingCount(const DatabaseQueue& queue) noexcept;
+  static int waitingCount(const DatabasePool& pool) noexcept;
   /// Transient answers the queue (pool) absorbed by retrying.
   static std::int64_t transientRetryCount(const DatabaseQueue& queue) noexcept;
   static std::int64_t transientRetryCount(const DatabasePool& pool) noexcept;
