@@ -60,7 +60,8 @@ public final class DatabasePool: @unchecked Sendable {
   /// `read` on one of the pool's own threads (one per reader): the calling
   /// task waits without blocking a thread. Cancelling the task interrupts
   /// the block's statements and throws `CancellationError`; a task cancelled
-  /// before the block starts never touches the database.
+  /// before the block starts (also while it waits for a reader: the wait
+  /// ends at once) never touches the database.
   public func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
     try await ConnectionLeasing.runAsync(.Read, { ConnectionLeasing.Access.submitToPool(core, $0) }, body)
   }
