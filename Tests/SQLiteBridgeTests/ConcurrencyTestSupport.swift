@@ -124,3 +124,32 @@ func interruptUntilReturns(
   }
   return outcome.current
 }
+
+/// Which kind of shared database a test that runs against both uses.
+enum SharedKind: String, CaseIterable, Sendable {
+  case pool, queue
+}
+
+/// A `DatabasePool` or a `DatabaseQueue` behind the same blocking calls.
+struct SharedAccess: Sendable {
+  let write: @Sendable (_ body: (Database) throws -> Void) throws -> Void
+  let writeWithoutTransaction: @Sendable (_ body: (Database) throws -> Void) throws -> Void
+  let read: @Sendable (_ body: (Database) throws -> Int64) throws -> Int64
+  let interrupt: @Sendable () -> Void
+
+  /// Opens a pool or a queue of `kind` on the file at `path`.
+  static func open(_ kind: SharedKind, path: String) throws -> SharedAccess {
+    switch kind {
+    case .pool:
+      let pool = try DatabasePool(path: path)
+      return SharedAccess(
+        write: { try pool.write($0) }, writeWithoutTransaction: { try pool.writeWithoutTransaction($0) },
+        read: { try pool.read($0) }, interrupt: { pool.interrupt() })
+    case .queue:
+      let queue = try DatabaseQueue(path: path)
+      return SharedAccess(
+        write: { try queue.write($0) }, writeWithoutTransaction: { try queue.writeWithoutTransaction($0) },
+        read: { try queue.read($0) }, interrupt: { queue.interrupt() })
+    }
+  }
+}

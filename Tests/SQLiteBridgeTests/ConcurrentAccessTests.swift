@@ -99,31 +99,15 @@ struct ConcurrentAccessTests {
     }
   }
 
-  enum Shared: String, CaseIterable {
-    case pool, queue
-  }
-
   /// 8 threads × 1,000 write transactions, each inserting its own number:
   /// every row is there (count and sum).
-  @Test(arguments: Shared.allCases)
-  func writesFromEightThreadsLoseNothing(_ shared: Shared) throws {
+  @Test(arguments: SharedKind.allCases)
+  func writesFromEightThreadsLoseNothing(_ kind: SharedKind) throws {
     try withTemporaryDirectory { directory in
-      let path = directory + "/many.db"
-      let write: @Sendable (_ body: (Database) throws -> Void) throws -> Void
-      let read: @Sendable (_ body: (Database) throws -> Int64) throws -> Int64
-      switch shared {
-      case .pool:
-        let pool = try DatabasePool(path: path)
-        write = { body in try pool.write(body) }
-        read = { body in try pool.read(body) }
-        // The test counts transactions, not fsyncs.
-        try pool.writeWithoutTransaction { db in try db.execute("PRAGMA synchronous = OFF") }
-      case .queue:
-        let queue = try DatabaseQueue(path: path)
-        write = { body in try queue.write(body) }
-        read = { body in try queue.read(body) }
-        try queue.writeWithoutTransaction { db in try db.execute("PRAGMA synchronous = OFF") }
-      }
+      let shared = try SharedAccess.open(kind, path: directory + "/many.db")
+      let (write, read) = (shared.write, shared.read)
+      // The test counts transactions, not fsyncs.
+      try shared.writeWithoutTransaction { db in try db.execute("PRAGMA synchronous = OFF") }
       try write { db in try db.execute("CREATE TABLE t(thread INTEGER, value INTEGER)") }
       let threadCount = 8
       let perThread = 1000

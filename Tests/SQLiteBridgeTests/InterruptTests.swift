@@ -48,27 +48,13 @@ struct InterruptTests {
     }
   }
 
-  enum Shared: String, CaseIterable {
-    case pool, queue
-  }
-
   /// An interrupted write throws `.interrupt` and rolls back what it did
   /// before; the next write commits.
-  @Test(arguments: Shared.allCases)
-  func anInterruptedWriteIsRolledBack(_ shared: Shared) throws {
+  @Test(arguments: SharedKind.allCases)
+  func anInterruptedWriteIsRolledBack(_ kind: SharedKind) throws {
     try withTemporaryDirectory { directory in
-      let path = directory + "/w.db"
-      let write: @Sendable (_ body: (Database) throws -> Void) throws -> Void
-      let read: @Sendable (_ body: (Database) throws -> Int64) throws -> Int64
-      let interrupt: @Sendable () -> Void
-      switch shared {
-      case .pool:
-        let pool = try DatabasePool(path: path)
-        (write, read, interrupt) = ({ try pool.write($0) }, { try pool.read($0) }, { pool.interrupt() })
-      case .queue:
-        let queue = try DatabaseQueue(path: path)
-        (write, read, interrupt) = ({ try queue.write($0) }, { try queue.read($0) }, { queue.interrupt() })
-      }
+      let shared = try SharedAccess.open(kind, path: directory + "/w.db")
+      let (write, read, interrupt) = (shared.write, shared.read, shared.interrupt)
       try write { db in try db.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1);") }
       let error = interruptUntilReturns(interrupt) { started in
         try write { db in
