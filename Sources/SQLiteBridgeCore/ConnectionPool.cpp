@@ -99,6 +99,19 @@ bool ConnectionPool::openPool(const std::string& path) noexcept {
       openError_ = misuse("maximumReaderCount must be at least 1");
       return false;
     }
+    // Open options a pool cannot honour: its readers see the writer's
+    // commits through WAL snapshots, which neither another journal mode nor
+    // a shared cache (table locks failing at once with SQLITE_LOCKED) gives.
+    if (configuration_.sharedCacheName) {
+      openError_ = misuse(
+          "a DatabasePool cannot open a shared in-memory database (sharedCacheName): its readers would meet the "
+          "writer's table locks instead of reading a WAL snapshot; use a DatabaseQueue");
+      return false;
+    }
+    if (configuration_.journalMode && *configuration_.journalMode != JournalMode::Wal) {
+      openError_ = misuse("a DatabasePool runs in WAL mode, so its journalMode must be empty or WAL");
+      return false;
+    }
     readers_.resize(static_cast<std::size_t>(configuration_.maximumReaderCount));
     readJobs_.threadLimit = readers_.size();
     if (configuration_.readOnly) {
@@ -183,6 +196,9 @@ Database* ConnectionPool::lendReader(int& slot, Error& error, const AsyncJob* jo
       // Opening outside the lock would let two threads open the same slot.
       Configuration configuration = configuration_;
       configuration.readOnly = true;
+      // The writer has put the file in WAL already; a read-only pool's
+      // readers ask for the mode themselves.
+      if (!configuration_.readOnly) configuration.journalMode.reset();
       auto database = std::make_unique<Database>(Database::open(path_, configuration));
       if (!database->isOpen()) {
         error = database->lastError();

@@ -29,6 +29,92 @@ void explainBusyOpen(Connection& connection) {
           : ": another connection holds the lock and the busy timeout is 0 (fail at once)";
 }
 
+// Open option sharedCacheName: the URI of the named in-memory database, the
+// name percent-escaped (SQLite decodes %HH in a URI's path), so that '?',
+// '#', '%', '&', '/' and spaces are part of the name.
+std::string sharedCacheUri(const std::string& name) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string uri = "file:";
+  for (unsigned char c : name) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 0xf];
+    }
+  }
+  return uri + "?mode=memory&cache=shared";
+}
+
+// Open option journalMode: the name SQLite gives each mode.
+const char* journalModeName(JournalMode mode) noexcept {
+  switch (mode) {
+    case JournalMode::Delete:
+      return "delete";
+    case JournalMode::Truncate:
+      return "truncate";
+    case JournalMode::Persist:
+      return "persist";
+    case JournalMode::Memory:
+      return "memory";
+    case JournalMode::Wal:
+      return "wal";
+    case JournalMode::Off:
+      break;
+  }
+  return "off";
+}
+
+// Open option synchronous: the level as PRAGMA synchronous reads it back.
+int synchronousLevel(Synchronous level) noexcept {
+  switch (level) {
+    case Synchronous::Off:
+      return 0;
+    case Synchronous::Normal:
+      return 1;
+    case Synchronous::Full:
+      return 2;
+    case Synchronous::Extra:
+      break;
+  }
+  return 3;
+}
+
+// Runs `PRAGMA journal_mode = <mode>` and returns SQLite's answer (the mode it
+// keeps) in `kept`.
+int setJournalMode(sqlite3* db, JournalMode mode, std::string& kept) {
+  const std::string sql = std::string("PRAGMA journal_mode = ") + journalModeName(mode);
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+      const unsigned char* text = sqlite3_column_text(stmt, 0);
+      kept = text == nullptr ? std::string() : reinterpret_cast<const char*>(text);
+      rc = SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+      rc = SQLITE_OK;
+    }
+  }
+  sqlite3_finalize(stmt);
+  return rc;
+}
+
+// A step of the open failed with `rc`: records SQLite's error, says which
+// lock when it is SQLITE_BUSY, names the path and closes the connection.
+bool failOpen(Connection& connection, int rc, const std::string& path) noexcept {
+  connection.failFromSQLite(rc, std::string());
+  try {
+    if ((rc & 0xff) == SQLITE_BUSY) explainBusyOpen(connection);
+    connection.error.message += ": " + path;
+  } catch (...) {
+  }
+  connection.close();
+  return false;
+}
+
 }  // namespace
 
 bool openConnection(Connection& connection, const std::string& path, OpenMode mode,
@@ -39,14 +125,52 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
   if (path.find('\0') != std::string::npos) {
     return connection.fail(SQLITE_CANTOPEN, "the database path holds a NUL byte", std::string());
   }
+  std::string target;  // what SQLite opens
+  int flags = openFlags(mode);
+  try {
+    target = path;
+    // Open option sharedCacheName: the named in-memory database replaces the
+    // path, which must not name another.
+    if (configuration.sharedCacheName) {
+      const std::string& name = *configuration.sharedCacheName;
+      if (!path.empty() && path != ":memory:") {
+        return connection.fail(SQLITE_MISUSE,
+                               "sharedCacheName opens a named in-memory database, so the path must be \"\" or "
+                               "\":memory:\", not \"" +
+                                   path + "\"",
+                               std::string());
+      }
+      if (name.empty()) return connection.fail(SQLITE_MISUSE, "sharedCacheName is empty", std::string());
+      if (name.find('\0') != std::string::npos) {
+        return connection.fail(SQLITE_MISUSE, "sharedCacheName holds a NUL byte", std::string());
+      }
+      target = sharedCacheUri(name);
+      flags |= SQLITE_OPEN_URI | SQLITE_OPEN_SHAREDCACHE;
+    }
+    // Open option uriFilenames: SQLite reads "file:" URIs here whatever the
+    // flag says when built with SQLITE_USE_URI (Debian's is), so a plain name
+    // that starts with "file:" is made relative ("./file:...") to stay one.
+    if (configuration.uriFilenames) {
+      flags |= SQLITE_OPEN_URI;
+    } else if (!configuration.sharedCacheName && target.compare(0, 5, "file:") == 0) {
+      target = "./" + target;
+    }
+  } catch (...) {
+    return connection.fail(SQLITE_NOMEM, "out of memory", std::string());
+  }
+  // Open option noFollowSymlinks.
+  if (configuration.noFollowSymlinks) flags |= SQLITE_OPEN_NOFOLLOW;
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, openFlags(mode), nullptr);
+  const int rc = sqlite3_open_v2(target.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     const int extended = db != nullptr ? sqlite3_extended_errcode(db) : rc;
     std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);
     try {
       message += ": " + path;
+      if (extended == SQLITE_CANTOPEN_SYMLINK) {
+        message += " (a symbolic link, or a path through one, which noFollowSymlinks refuses)";
+      }
     } catch (...) {
     }
     return connection.fail(extended, message, std::string());
@@ -71,15 +195,45 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     probeRc = sqlite3_exec(db, configuration.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF",
                            nullptr, nullptr, nullptr);
   }
-  if (probeRc != SQLITE_OK) {
-    connection.failFromSQLite(probeRc, std::string());
+  if (probeRc != SQLITE_OK) return failOpen(connection, probeRc, path);
+  // Open option journalMode: SQLite answers the mode it keeps, which is not
+  // always the one asked (an in-memory database stays in "memory").
+  if (configuration.journalMode) {
+    std::string kept;
+    int journalRc = SQLITE_NOMEM;
     try {
-      if ((probeRc & 0xff) == SQLITE_BUSY) explainBusyOpen(connection);
-      connection.error.message += ": " + path;
+      journalRc = setJournalMode(db, *configuration.journalMode, kept);
     } catch (...) {
     }
-    connection.close();
-    return false;
+    if (journalRc != SQLITE_OK) return failOpen(connection, journalRc, path);
+    const char* asked = journalModeName(*configuration.journalMode);
+    if (kept != asked) {
+      try {
+        connection.fail(
+            SQLITE_ERROR,
+            std::string("journal_mode \"") + asked + "\" was asked, and SQLite kept \"" + kept + "\": " + path,
+            std::string());
+      } catch (...) {
+        connection.fail(SQLITE_ERROR, std::string(), std::string());
+      }
+      connection.close();
+      return false;
+    }
+  }
+  // Open option synchronous (after the journal mode, whose switch to WAL
+  // would otherwise pick WAL's default level).
+  if (configuration.synchronous) {
+    const char* levels[] = {"PRAGMA synchronous = 0", "PRAGMA synchronous = 1", "PRAGMA synchronous = 2",
+                            "PRAGMA synchronous = 3"};
+    const int synchronousRc =
+        sqlite3_exec(db, levels[synchronousLevel(*configuration.synchronous)], nullptr, nullptr, nullptr);
+    if (synchronousRc != SQLITE_OK) return failOpen(connection, synchronousRc, path);
+  }
+  // Open option sharedCacheName with readOnly: "mode=memory" overrides
+  // SQLITE_OPEN_READONLY, so writes are refused by query_only instead.
+  if (configuration.sharedCacheName && configuration.readOnly) {
+    const int queryOnlyRc = sqlite3_exec(db, "PRAGMA query_only = ON", nullptr, nullptr, nullptr);
+    if (queryOnlyRc != SQLITE_OK) return failOpen(connection, queryOnlyRc, path);
   }
   try {
     // Database::path() is empty for in-memory and temporary databases

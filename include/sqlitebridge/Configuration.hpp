@@ -1,12 +1,19 @@
 #pragma once
 
+#include <optional>
+#include <string>
+
+#include "OpenOptions.hpp"
+
 namespace sqlitebridge {
 
 /// How a connection is set up when it opens, before anything reads the file.
 ///
 /// Pass one to `Database::open(path, configuration)` or to the by-name
 /// constructor; the other constructors use these defaults (with
-/// `Database::open(path, mode)` taking `readOnly` from `mode`).
+/// `Database::open(path, mode)` taking `readOnly` from `mode`). A
+/// `DatabaseQueue` and a `DatabasePool` open their connections with it (a
+/// pool's readers read-only).
 struct Configuration {
   /// How long, in milliseconds, the open and every later statement wait for
   /// another connection's lock (a writer, a commit, a WAL recovery or
@@ -24,6 +31,42 @@ struct Configuration {
   bool readOnly = false;
   /// How many reader connections a `DatabasePool` opens at most; at least 1.
   int maximumReaderCount = 5;
+
+  // Open options: applied by every open, after the busy timeout and before
+  // the caller's first statement. A failed option fails the open.
+
+  /// The journal mode set at open (`PRAGMA journal_mode`); empty leaves the
+  /// file's mode. When SQLite keeps another mode (an in-memory database stays
+  /// in "memory" unless asked for "off"; a read-only connection cannot switch
+  /// to "wal", SQLITE_READONLY) the open fails with SQLITE_ERROR naming the
+  /// mode asked and the mode kept. A `DatabasePool` accepts only empty or
+  /// `JournalMode::Wal` (SQLITE_MISUSE otherwise), as it runs in WAL.
+  std::optional<JournalMode> journalMode;
+  /// The synchronous level set at open (`PRAGMA synchronous`); empty leaves
+  /// SQLite's default (full).
+  std::optional<Synchronous> synchronous;
+  /// Refuses a database path that is a symbolic link or passes through one
+  /// (SQLITE_OPEN_NOFOLLOW): the open fails with SQLITE_CANTOPEN
+  /// (extended SQLITE_CANTOPEN_SYMLINK). Off by default.
+  bool noFollowSymlinks = false;
+  /// Reads a path that starts with "file:" as a URI (SQLITE_OPEN_URI), so
+  /// "file:a.db?mode=ro" opens a.db read-only. On by default. When false such
+  /// a path is a plain file name, relative to the working directory ("file:a.db"
+  /// is the file named "file:a.db"; "file:/tmp/a.db" is the directory "file:"
+  /// of the working directory, and fails with SQLITE_CANTOPEN when it is not
+  /// there).
+  bool uriFilenames = true;
+  /// Opens the named in-memory database that every connection of this process
+  /// opened with the same name shares (SQLite's shared cache, the URI
+  /// "file:<name>?mode=memory&cache=shared", the name percent-escaped), instead
+  /// of `path`, which must then be "" or ":memory:" (SQLITE_MISUSE otherwise).
+  /// The database lives while one of its connections is open. An empty name or
+  /// one holding a NUL byte fails with SQLITE_MISUSE. With `readOnly` the
+  /// connection is `query_only` (writes fail with SQLITE_READONLY). Shared-cache
+  /// connections lock whole tables: a connection that meets another's lock fails
+  /// at once with SQLITE_LOCKED (the busy timeout does not apply). A
+  /// `DatabasePool` refuses it with SQLITE_MISUSE; use a `DatabaseQueue`.
+  std::optional<std::string> sharedCacheName;
 };
 
 }  // namespace sqlitebridge

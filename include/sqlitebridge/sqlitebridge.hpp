@@ -15,6 +15,7 @@
 #include "Migrator.hpp"
 #include "ResultCode.hpp"
 #include "OpenMode.hpp"
+#include "OpenOptions.hpp"
 #include "Row.hpp"
 #include "Schema.hpp"
 #include "Statement.hpp"
