@@ -1,7 +1,10 @@
 import SQLiteBridgeCore
+import SQLiteBridgeCore.Interop
 
 /// How a connection is set up when it opens, before anything reads the file
 /// (the C++ `sqlitebridge::Configuration`, whose defaults these are).
+/// `Database`, `DatabaseQueue` and `DatabasePool` open their connections with
+/// it (a pool's readers read-only).
 public struct Configuration: Sendable, Equatable {
   /// How long the open and every later statement wait for another
   /// connection's lock (a writer, a commit, a WAL recovery or checkpoint)
@@ -18,14 +21,52 @@ public struct Configuration: Sendable, Equatable {
   /// How many reader connections a database pool opens at most.
   public var maximumReaderCount: Int
 
+  // Open options: applied by every open, after the busy timeout and before
+  // the first statement. A failed option fails the open (it throws).
+
+  /// The journal mode set at open (`PRAGMA journal_mode`); nil (the default)
+  /// leaves the file's mode. When SQLite keeps another mode (an in-memory
+  /// database stays in `memory` unless asked for `off`; a read-only
+  /// connection cannot switch to `wal`, `.readOnly`) the open throws `.error`
+  /// naming the mode asked and the mode kept. A `DatabasePool` accepts only
+  /// nil or `.wal` (`.misuse` otherwise), as it runs in WAL.
+  public var journalMode: JournalMode?
+  /// The synchronous level set at open (`PRAGMA synchronous`); nil (the
+  /// default) leaves SQLite's (`full`).
+  public var synchronous: Synchronous?
+  /// Refuses a database path that is a symbolic link or passes through one
+  /// (`SQLITE_OPEN_NOFOLLOW`): the open throws `.cantOpen` (extended code
+  /// `SQLITE_CANTOPEN_SYMLINK`). Off by default.
+  public var noFollowSymlinks: Bool
+  /// Reads a path that starts with `file:` as a URI (`SQLITE_OPEN_URI`), so
+  /// `file:a.db?mode=ro` opens a.db read-only. On by default. When false
+  /// such a path is a plain file name relative to the working directory
+  /// (`file:/tmp/a.db` is the directory `file:` of the working directory,
+  /// and throws `.cantOpen` when it is not there).
+  public var uriFilenames: Bool
+  /// Opens the named in-memory database that every connection of this
+  /// process opened with the same name shares (SQLite's shared cache, the URI
+  /// `file:<name>?mode=memory&cache=shared` with the name percent-escaped)
+  /// instead of the path, which must then be `""` or `":memory:"` (`.misuse`
+  /// otherwise). The database lives while one of its connections is open. An
+  /// empty name or one holding a NUL character throws `.misuse`. With
+  /// `readOnly` the connection is `query_only` (writes throw `.readOnly`).
+  /// Shared-cache connections lock whole tables: one that meets another's
+  /// lock throws `.locked` at once (the busy timeout does not apply). A
+  /// `DatabasePool` refuses it with `.misuse`; use a `DatabaseQueue`.
+  public var sharedCacheName: String?
+
   /// The defaults (the core's): a 5-second busy timeout, foreign keys
-  /// enforced, read-write, 5 readers.
+  /// enforced, read-write, 5 readers; no journal mode or synchronous level
+  /// set, symbolic links followed, URIs read, no shared cache.
   public init() {
     let defaults = sqlitebridge.Configuration()
     busyTimeout = .milliseconds(defaults.busyTimeoutMilliseconds)
     foreignKeysEnabled = defaults.foreignKeys
     readOnly = defaults.readOnly
     maximumReaderCount = Int(defaults.maximumReaderCount)
+    noFollowSymlinks = defaults.noFollowSymlinks
+    uriFilenames = defaults.uriFilenames
   }
 
   var cxx: sqlitebridge.Configuration {
@@ -34,6 +75,17 @@ public struct Configuration: Sendable, Equatable {
     configuration.foreignKeys = foreignKeysEnabled
     configuration.readOnly = readOnly
     configuration.maximumReaderCount = Int32(clamping: maximumReaderCount)
+    if let journalMode {
+      sqlitebridge.interop.ConfigurationAccess.setJournalMode(&configuration, journalMode.cxx)
+    }
+    if let synchronous {
+      sqlitebridge.interop.ConfigurationAccess.setSynchronous(&configuration, synchronous.cxx)
+    }
+    configuration.noFollowSymlinks = noFollowSymlinks
+    configuration.uriFilenames = uriFilenames
+    if let sharedCacheName {
+      sqlitebridge.interop.ConfigurationAccess.setSharedCacheName(&configuration, std.string(sharedCacheName))
+    }
     return configuration
   }
 }

@@ -340,4 +340,20 @@ struct Conversions {
   static bool isValidUTF8(const void* bytes, std::size_t size) noexcept;
 };
 
+/// Sets the open options of a `Configuration` that are `std::optional`,
+/// which Swift can read but not assign a value to. A name that cannot be
+/// copied (out of memory) ends the process, as running out of memory does in
+/// Swift.
+struct ConfigurationAccess {
+  static void setJournalMode(Configuration& configuration, JournalMode mode) noexcept {
+    configuration.journalMode = mode;
+  }
+  static void setSynchronous(Configuration& configuration, Synchronous level) noexcept {
+    configuration.synchronous = level;
+  }
+  static void setSharedCacheName(Configuration& configuration, const std::string& name) noexcept {
+    configuration.sharedCacheName = name;
+  }
+};
+
 }  // namespace sqlitebridge::interop
