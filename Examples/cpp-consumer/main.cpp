@@ -624,6 +624,27 @@ int main() {
   transactionsAndSchema(dir);
   sharing(dir);
 
+  {  // Open options (issue 13).
+    sb::Configuration options;
+    options.journalMode = sb::JournalMode::Wal;
+    options.synchronous = sb::Synchronous::Normal;
+    options.noFollowSymlinks = true;
+    options.uriFilenames = true;
+    sb::Database walDb = sb::Database::open((dir / "options.db").string(), options);
+    EXPECT(walDb.isOpen());
+    sb::Row mode;
+    EXPECT_OK(walDb, walDb.execute("PRAGMA journal_mode", mode));
+    EXPECT(mode.value(0).asText() == "wal");
+    sb::Configuration cache;
+    cache.sharedCacheName = "cpp-consumer";
+    sb::Database writer = sb::Database::open(":memory:", cache);
+    sb::Database reader = sb::Database::open(":memory:", cache);
+    EXPECT_OK(writer, writer.execute("CREATE TABLE t(x)"));
+    sb::Row tables;
+    EXPECT_OK(reader, reader.execute("SELECT count(*) FROM sqlite_schema", tables));
+    EXPECT(tables.value(0).asInteger() == 1);
+  }
+
   std::error_code ignored;
   fs::remove_all(dir, ignored);
 

@@ -351,4 +351,20 @@ let sharedQueue = try DatabaseQueue(path: ":memory:")
 try sharingBlocking(sharedPool, sharedQueue, in: directory)
 try await sharingAsync(sharedPool, sharedQueue)
 
+// Open options (issue 13).
+var options = Configuration()
+options.journalMode = JournalMode.wal
+options.synchronous = Synchronous.normal
+options.noFollowSymlinks = true
+options.uriFilenames = true
+let optionsDatabase = try Database(
+  path: directory.appendingPathComponent("options.db").path, configuration: options)
+check(try optionsDatabase.rows("PRAGMA journal_mode")[0][0] == .text(JournalMode.wal.rawValue), "journalMode")
+var sharedCache = Configuration()
+sharedCache.sharedCacheName = "swift-consumer"
+let cacheWriter = try Database(path: ":memory:", configuration: sharedCache)
+let cacheReader = try Database(path: ":memory:", configuration: sharedCache)
+try cacheWriter.execute("CREATE TABLE t(x)")
+check(try cacheReader.rows("SELECT count(*) FROM sqlite_schema")[0][0] == 1, "sharedCacheName")
+
 print("swift-consumer: every Swift contract name used and checked")
