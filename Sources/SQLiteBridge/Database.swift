@@ -68,9 +68,13 @@ public final class Database {
   /// Opens (or creates) the file at `path` for reading and writing, set up
   /// by `configuration`: its busy timeout already applies to the open, foreign
   /// keys are enforced unless `foreignKeysEnabled` is false, and `readOnly`
-  /// opens the file read-only (never created: `.cantOpen` when missing).
+  /// opens the file read-only (never created: `.cantOpen` when missing);
+  /// then the open options (`journalMode`, `synchronous`, `noFollowSymlinks`,
+  /// `uriFilenames`, `sharedCacheName`) apply, each failing the open as
+  /// `Configuration` says.
   ///
-  /// - Throws: `DatabaseError`, as `init(path:mode:)`.
+  /// - Throws: `DatabaseError`, as `init(path:mode:)`, or as an open option
+  ///   says.
   public init(path: String, configuration: Configuration) throws {
     core = sqlitebridge.Database.open(std.string(path), configuration.cxx)
     interruptHandle = .of(core)

@@ -26,8 +26,12 @@ public final class DatabasePool: @unchecked Sendable {
   ///   private to one connection, so readers could not see it; use a
   ///   `DatabaseQueue`); `.readOnly` for a file this process cannot write
   ///   (unless `configuration.readOnly`: the pool then only reads, never
-  ///   switches the mode, and every write throws `.readOnly`); as
-  ///   `Database(path:configuration:)` otherwise.
+  ///   switches the mode, and every write throws `.readOnly`); `.misuse`
+  ///   for a `journalMode` other than nil or `.wal`, or a `sharedCacheName`
+  ///   (its readers would meet the writer's table locks, not read a
+  ///   snapshot; use a `DatabaseQueue`); as `Database(path:configuration:)`
+  ///   otherwise. Every connection gets `synchronous`, `noFollowSymlinks`
+  ///   and `uriFilenames`.
   public init(path: String, configuration: Configuration = .init()) throws {
     core = sqlitebridge.DatabasePool(std.string(path), configuration.cxx)
     guard core.isOpen() else { throw DatabaseError(core.openError()) }

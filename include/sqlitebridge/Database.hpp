@@ -103,8 +103,10 @@ class Database {
   /// by `configuration`: its busy timeout applies to the open already,
   /// foreign keys are enforced unless `foreignKeys` is false, and with
   /// `readOnly` the file is opened read-only (never created: a missing file
-  /// fails with SQLITE_CANTOPEN; writes fail with SQLITE_READONLY). Fails as
-  /// `open(path, mode)` does.
+  /// fails with SQLITE_CANTOPEN; writes fail with SQLITE_READONLY), then the
+  /// open options (`journalMode`, `synchronous`, `noFollowSymlinks`,
+  /// `uriFilenames`, `sharedCacheName`), each failing the open as
+  /// `Configuration` says. Fails as `open(path, mode)` does otherwise.
   static Database open(const std::string& path, const Configuration& configuration) noexcept;
 
   Database(Database&& other) noexcept;

@@ -30,7 +30,11 @@ struct ConcurrencyAccess;
 /// could not see it; use a `DatabaseQueue`), with SQLITE_READONLY for a
 /// file this process cannot write (unless `Configuration::readOnly`: then
 /// the pool only reads, never switches the mode, and every write fails
-/// with SQLITE_READONLY), and as `Database::open` otherwise.
+/// with SQLITE_READONLY), with SQLITE_MISUSE for a `Configuration` whose
+/// `journalMode` is not empty or WAL, or that has a `sharedCacheName` (its
+/// readers would meet the writer's table locks, not read a snapshot; use a
+/// `DatabaseQueue`), and as `Database::open` otherwise. Every connection
+/// gets `synchronous`, `noFollowSymlinks` and `uriFilenames`.
 ///
 /// Blocks follow `DatabaseQueue`'s rules: the `Database` a block gets is
 /// its own for the block only; reentrant calls fail with SQLITE_MISUSE.
