@@ -128,30 +128,30 @@ bool FunctionAccess::createCollation(Database& database, const std::string& name
   return database.createCollation(name, std::move(function));
 }
 
-bool FunctionAccess::setText(Value& result, const void* bytes, std::size_t size) noexcept {
+bool FunctionAccess::setText(Value* result, const void* bytes, std::size_t size) noexcept {
   try {
-    result = size > 0 ? Value(std::string(static_cast<const char*>(bytes), size)) : Value(std::string());
+    *result = size > 0 ? Value(std::string(static_cast<const char*>(bytes), size)) : Value(std::string());
     return true;
   } catch (...) {
     return false;
   }
 }
 
-bool FunctionAccess::setBlob(Value& result, const void* bytes, std::size_t size) noexcept {
+bool FunctionAccess::setBlob(Value* result, const void* bytes, std::size_t size) noexcept {
   try {
-    result = Value::fromBlob(size > 0 ? bytes : "", size);
+    *result = Value::fromBlob(size > 0 ? bytes : "", size);
     return true;
   } catch (...) {
     return false;
   }
 }
 
-bool FunctionAccess::setError(std::string& error, const void* bytes, std::size_t size) noexcept {
+bool FunctionAccess::setError(std::string* error, const void* bytes, std::size_t size) noexcept {
   try {
     if (size > 0) {
-      error.assign(static_cast<const char*>(bytes), size);
+      error->assign(static_cast<const char*>(bytes), size);
     } else {
-      error.clear();
+      error->clear();
     }
     return true;
   } catch (...) {

@@ -209,23 +209,28 @@ struct FunctionAccess {
   static bool createCollation(Database& database, const std::string& name, Compare compare, Release release,
                               void* context) noexcept;
 
+  // The helpers below take pointers, as the callbacks do, so that Swift
+  // reaches the core's own objects (never a copy).
+
   /// How many arguments `arguments` holds.
-  static std::size_t count(const ValueList& arguments) noexcept { return arguments.size(); }
+  static std::size_t count(const ValueList* arguments) noexcept { return arguments->size(); }
   /// Argument `index` (below `count`), read in place: its bytes live as
   /// long as the call.
-  static ColumnView argument(const ValueList& arguments, std::size_t index) noexcept { return arguments[index].view(); }
-  /// Sets `result` to NULL, an integer or a real.
-  static void setNull(Value& result) noexcept { result = Value(); }
-  static void setInteger(Value& result, std::int64_t integer) noexcept { result = Value(integer); }
-  static void setReal(Value& result, double real) noexcept { result = Value(real); }
-  /// Sets `result` to text or a blob of `size` bytes copied from `bytes`
+  static ColumnView argument(const ValueList* arguments, std::size_t index) noexcept {
+    return (*arguments)[index].view();
+  }
+  /// Sets `*result` to NULL, an integer or a real.
+  static void setNull(Value* result) noexcept { *result = Value(); }
+  static void setInteger(Value* result, std::int64_t integer) noexcept { *result = Value(integer); }
+  static void setReal(Value* result, double real) noexcept { *result = Value(real); }
+  /// Sets `*result` to text or a blob of `size` bytes copied from `bytes`
   /// (NUL bytes kept; a zero-length blob stays a blob); false only when
   /// memory runs out.
-  static bool setText(Value& result, const void* bytes, std::size_t size) noexcept;
-  static bool setBlob(Value& result, const void* bytes, std::size_t size) noexcept;
-  /// Sets `error` to `size` bytes of UTF-8 at `bytes`; false only when
+  static bool setText(Value* result, const void* bytes, std::size_t size) noexcept;
+  static bool setBlob(Value* result, const void* bytes, std::size_t size) noexcept;
+  /// Sets `*error` to `size` bytes of UTF-8 at `bytes`; false only when
   /// memory runs out.
-  static bool setError(std::string& error, const void* bytes, std::size_t size) noexcept;
+  static bool setError(std::string* error, const void* bytes, std::size_t size) noexcept;
 
  private:
   /// Records SQLITE_NOMEM on `database`; returns false.
