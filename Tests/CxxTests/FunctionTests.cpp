@@ -96,6 +96,7 @@ TEST_F(Functions, ScalarOfAnyArityAndOverloadsByArity) {
 }
 
 TEST_F(Functions, EveryValueTypeRoundTripsExactly) {
+  static constexpr char kLongText[] = "long text past the inline bytes, with \xc3\xa9 and \0 inside";
   std::vector<ValueType> seen;
   ASSERT_TRUE(db_.createFunction("identity", 1, true, [&](const Arguments& arguments, Value& result, std::string&) {
     seen.push_back(arguments[0].type());
@@ -110,7 +111,7 @@ TEST_F(Functions, EveryValueTypeRoundTripsExactly) {
       Value(-1e300),
       Value(std::string("a\0b\0", 4)),
       Value(std::string()),
-      Value(std::string("long text past the inline bytes, with é and \0 inside", 55)),
+      Value(std::string(kLongText, sizeof kLongText - 1)),
       Value::fromBlob(std::vector<std::uint8_t>{0, 1, 2, 255}),
       Value::fromBlob(std::vector<std::uint8_t>{}),
   };
@@ -118,8 +119,8 @@ TEST_F(Functions, EveryValueTypeRoundTripsExactly) {
     const Value back = select("SELECT identity(?)", {value});
     EXPECT_EQ(back, value) << describe(value) << " came back as " << describe(back);
     EXPECT_EQ(seen.back(), value.type()) << describe(value);
-    EXPECT_EQ(scalarText(db_, "SELECT typeof(identity(x''))"), "blob") << "a zero-length blob is not NULL";
   }
+  EXPECT_EQ(scalarText(db_, "SELECT typeof(identity(x''))"), "blob") << "a zero-length blob is not NULL";
   EXPECT_EQ(scalarText(db_, "SELECT typeof(identity(''))"), "text");
   EXPECT_EQ(scalarInteger(db_, "SELECT length(CAST(identity(CAST(x'610062' AS TEXT)) AS BLOB))"), 3);
 }
