@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <thread>
 #include <string_view>
@@ -643,6 +644,36 @@ int main() {
     sb::Row tables;
     EXPECT_OK(reader, reader.execute("SELECT count(*) FROM sqlite_schema", tables));
     EXPECT(tables.value(0).asInteger() == 1);
+  }
+
+  {  // Custom functions, aggregates and collations.
+    struct Total : sb::Aggregate {
+      std::int64_t sum = 0;
+      bool step(const std::vector<sb::Value>& arguments, std::string&) override {
+        sum += arguments[0].asInteger();
+        return true;
+      }
+      bool finalize(sb::Value& result, std::string&) override {
+        result = sb::Value(sum);
+        return true;
+      }
+    };
+    sb::Database db = sb::Database::open(":memory:");
+    EXPECT(db.createFunction("double_it", 1, true,
+                             [](const std::vector<sb::Value>& arguments, sb::Value& result, std::string&) {
+                               result = sb::Value(arguments[0].asInteger() * 2);
+                               return true;
+                             }));
+    EXPECT(db.createAggregate("total", 1, false, [] { return std::make_unique<Total>(); }));
+    EXPECT(db.createCollation("reversed", [](std::string_view a, std::string_view b) { return b.compare(a); }));
+    EXPECT(db.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);"));
+    sb::Row row;
+    EXPECT(db.execute(
+        "SELECT double_it(21), total(x), (SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE reversed) FROM t", row));
+    EXPECT(row.value(0).asInteger() == 42 && row.value(1).asInteger() == 3 && row.value(2).asInteger() == 2);
+    EXPECT(db.removeFunction("double_it", 1));
+    EXPECT(db.removeCollation("reversed"));
+    EXPECT(!db.execute("SELECT double_it(1)"));
   }
 
   std::error_code ignored;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "RowView.hpp"
 #include "Configuration.hpp"
 #include "Error.hpp"
+#include "Functions.hpp"
 #include "Location.hpp"
 #include "OpenMode.hpp"
 #include "Row.hpp"
@@ -36,6 +38,7 @@ struct BackupAccess;
 struct TableHelperAccess;
 struct ConcurrencyAccess;
 struct InterruptHandle;
+struct FunctionAccess;
 }  // namespace interop
 namespace detail {
 Database unusableDatabase(const Error& reason) noexcept;
@@ -448,6 +451,61 @@ class Database {
   /// table does not exist (without `ifExists`).
   bool dropTable(const std::string& name, bool ifExists = false) noexcept;
 
+  // MARK: Custom functions and collations
+
+  /// Registers the SQL function `name` taking `argumentCount` arguments (-1:
+  /// any number), replacing one registered with the same name and count
+  /// (its state is released then, as on `removeFunction` and when the
+  /// connection closes: SQLite owns it). `function(arguments, result,
+  /// error)` receives every value exactly (NULL, integer, real, text with
+  /// embedded NUL, blob, zero-length blob) and sets `result` (NULL by
+  /// default), returned to SQL exactly; returning false fails the query
+  /// with SQLITE_ERROR and `error` as the message (a default naming the
+  /// function when empty), and so does a C++ exception (its `what()`), which
+  /// never reaches SQLite. With `deterministic` (SQLITE_DETERMINISTIC) the
+  /// function may be used in an index expression (SQLite refuses a
+  /// non-deterministic one there and in a partial index's WHERE, though not
+  /// in a CHECK constraint) and SQLite may evaluate it once for constant
+  /// arguments. Called on the thread that
+  /// runs the query.
+  ///
+  /// Fails with SQLITE_MISUSE when `name` holds NUL or `function` is empty,
+  /// with SQLite's SQLITE_MISUSE when `name` is longer than 255 bytes or
+  /// `argumentCount` is below -1 or above 127, with SQLITE_BUSY while a
+  /// statement using the function being replaced is running.
+  bool createFunction(
+      const std::string& name, int argumentCount, bool deterministic,
+      std::function<bool(const std::vector<Value>& arguments, Value& result, std::string& error)> function) noexcept;
+  /// Registers the aggregate function `name` (as `createFunction`, same
+  /// failures): `makeAggregate()` makes one `Aggregate` per group, whose
+  /// `step` sees each row and `finalize` gives the result (see `Aggregate`).
+  /// A factory that returns null or throws fails the query with
+  /// SQLITE_ERROR.
+  bool createAggregate(const std::string& name, int argumentCount, bool deterministic,
+                       std::function<std::unique_ptr<Aggregate>()> makeAggregate) noexcept;
+  /// Removes the function (scalar or aggregate) `name` registered with
+  /// exactly `argumentCount` (-1: the one taking any number), releasing its
+  /// state; afterwards SQL using it fails ("no such function"). Removing
+  /// one that is not registered does nothing. Fails as `createFunction`
+  /// does.
+  bool removeFunction(const std::string& name, int argumentCount = -1) noexcept;
+  /// Registers the collation `name` (`COLLATE name` in ORDER BY, comparisons,
+  /// column definitions and indexes), replacing one of the same name (its
+  /// state released then, on `removeCollation` and at close). `compare(a,
+  /// b)` gets both texts as UTF-8 (NUL bytes kept) and returns a negative
+  /// number, 0 or a positive number as `a` sorts before, with or after `b`;
+  /// it must be a consistent order. A C++ exception from it never reaches
+  /// SQLite: that comparison falls back to comparing the bytes (BINARY).
+  /// Fails with SQLITE_MISUSE when `name` holds NUL or `compare` is empty,
+  /// with SQLITE_BUSY while a statement using the collation being replaced
+  /// is running.
+  bool createCollation(const std::string& name,
+                       std::function<int(std::string_view, std::string_view)> compare) noexcept;
+  /// Removes the collation `name`, releasing its state; afterwards SQL using
+  /// it fails ("no such collation sequence"). Removing one that is not
+  /// registered does nothing. Fails as `createCollation` does.
+  bool removeCollation(const std::string& name) noexcept;
+
   // MARK: State
 
   /// The last failure's message; empty after a successful call.
@@ -528,6 +586,7 @@ class Database {
   friend class ConnectionPool;
   friend struct interop::ConcurrencyAccess;
   friend struct interop::InterruptHandle;
+  friend struct interop::FunctionAccess;
   friend Database detail::unusableDatabase(const Error& reason) noexcept;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
   // and the Swift facade's through interop): begin one of `kind`, or a

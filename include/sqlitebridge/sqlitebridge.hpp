@@ -11,6 +11,7 @@
 #include "DatabaseQueue.hpp"
 #include "Date.hpp"
 #include "Error.hpp"
+#include "Functions.hpp"
 #include "Location.hpp"
 #include "Migrator.hpp"
 #include "ResultCode.hpp"

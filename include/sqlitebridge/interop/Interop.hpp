@@ -160,6 +160,83 @@ struct BackupAccess {
   }
 };
 
+/// The arguments a custom function receives, named so that Swift can read
+/// them.
+using ValueList = std::vector<Value>;
+
+/// Custom functions, aggregates and collations with C callbacks, so that a
+/// Swift closure reaches SQLite through the core: each takes a `context`
+/// pointer the core passes back to every call and a `release` the core
+/// calls exactly once when it is done with `context` (when SQLite destroys
+/// the function: replaced, removed or at close; and at once when
+/// registering fails). Every rule (value conversions, how a failure fails
+/// the query, the name checks) is `Database::createFunction`'s and
+/// `createCollation`'s.
+struct FunctionAccess {
+  /// Called for each call of the function with its `arguments`; sets
+  /// `*result` (NULL when left alone) and returns true, or sets `*error`
+  /// and returns false to fail the query with SQLITE_ERROR and that message.
+  using Call = bool (*)(void* context, const ValueList* arguments, Value* result, std::string* error);
+  /// Gives up `context`: the core's last use of it.
+  using Release = void (*)(void* context);
+  /// Makes one group's aggregate object (a context of its own, given to
+  /// `Step` and `Finalize` and then to `ReleaseAggregate`); null fails the
+  /// query.
+  using MakeAggregate = void* (*)(void* context);
+  /// One row of a group; false with `*error` set fails the query.
+  using Step = bool (*)(void* aggregate, const ValueList* arguments, std::string* error);
+  /// The group's result into `*result`; false with `*error` set fails the
+  /// query.
+  using Finalize = bool (*)(void* aggregate, Value* result, std::string* error);
+  /// Compares two UTF-8 texts (`aSize` and `bSize` bytes): negative, 0 or
+  /// positive.
+  using Compare = int (*)(void* context, const void* a, std::size_t aSize, const void* b, std::size_t bSize);
+
+  /// `Database::createFunction` calling `call(context, …)`; `release(context)`
+  /// is called once, when SQLite destroys the function or at once when this
+  /// fails (same failures).
+  static bool createFunction(Database& database, const std::string& name, int argumentCount, bool deterministic,
+                             Call call, Release release, void* context) noexcept;
+  /// `Database::createAggregate`: `makeAggregate(context)` per group, then
+  /// `step(aggregate, …)` per row and `finalize(aggregate, …)`, then
+  /// `releaseAggregate(aggregate)` (always, also when the query fails or is
+  /// abandoned); `release(context)` as for `createFunction`.
+  static bool createAggregate(Database& database, const std::string& name, int argumentCount, bool deterministic,
+                              MakeAggregate makeAggregate, Step step, Finalize finalize, Release releaseAggregate,
+                              Release release, void* context) noexcept;
+  /// `Database::createCollation` calling `compare(context, …)`; `release`
+  /// as for `createFunction`.
+  static bool createCollation(Database& database, const std::string& name, Compare compare, Release release,
+                              void* context) noexcept;
+
+  // The helpers below take pointers, as the callbacks do, so that Swift
+  // reaches the core's own objects (never a copy).
+
+  /// How many arguments `arguments` holds.
+  static std::size_t count(const ValueList* arguments) noexcept { return arguments->size(); }
+  /// Argument `index` (below `count`), read in place: its bytes live as
+  /// long as the call.
+  static ColumnView argument(const ValueList* arguments, std::size_t index) noexcept {
+    return (*arguments)[index].view();
+  }
+  /// Sets `*result` to NULL, an integer or a real.
+  static void setNull(Value* result) noexcept { *result = Value(); }
+  static void setInteger(Value* result, std::int64_t integer) noexcept { *result = Value(integer); }
+  static void setReal(Value* result, double real) noexcept { *result = Value(real); }
+  /// Sets `*result` to text or a blob of `size` bytes copied from `bytes`
+  /// (NUL bytes kept; a zero-length blob stays a blob); false only when
+  /// memory runs out.
+  static bool setText(Value* result, const void* bytes, std::size_t size) noexcept;
+  static bool setBlob(Value* result, const void* bytes, std::size_t size) noexcept;
+  /// Sets `*error` to `size` bytes of UTF-8 at `bytes`; false only when
+  /// memory runs out.
+  static bool setError(std::string* error, const void* bytes, std::size_t size) noexcept;
+
+ private:
+  /// Records SQLITE_NOMEM on `database`; returns false.
+  static bool outOfMemory(Database& database) noexcept;
+};
+
 /// A list of column definitions, named so that Swift can make one.
 using ColumnDefinitionList = std::vector<ColumnDefinition>;
 

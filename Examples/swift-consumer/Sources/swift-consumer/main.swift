@@ -367,4 +367,28 @@ let cacheReader = try Database(path: ":memory:", configuration: sharedCache)
 try cacheWriter.execute("CREATE TABLE t(x)")
 check(try cacheReader.rows("SELECT count(*) FROM sqlite_schema")[0][0] == 1, "sharedCacheName")
 
+// Custom functions, aggregates and collations.
+struct ConsumerTotal: DatabaseAggregate {
+  var sum: Int64 = 0
+  init() {}
+  mutating func step(_ arguments: [DatabaseValue]) throws { if case .integer(let n) = arguments[0] { sum += n } }
+  func finalize() throws -> DatabaseValue { .integer(sum) }
+}
+let functionsDatabase = try Database(path: ":memory:")
+try functionsDatabase.createFunction("double_it", argumentCount: 1, deterministic: true) { arguments in
+  guard case .integer(let n) = arguments[0] else { throw DatabaseError(code: 1, message: "not an integer") }
+  return .integer(n * 2)
+}
+try functionsDatabase.createAggregate("total", argumentCount: 1, ConsumerTotal.self)
+try functionsDatabase.createCollation("reversed") { a, b in
+  a < b ? .orderedDescending : a > b ? .orderedAscending : .orderedSame
+}
+try functionsDatabase.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
+let functionRow = try functionsDatabase.rows(
+  "SELECT double_it(21), total(x), (SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE reversed) FROM t")[0]
+check(functionRow[0] == 42 && functionRow[1] == 3 && functionRow[2] == 2, "functions, aggregates, collations")
+check((try? functionsDatabase.execute("SELECT double_it('a')")) == nil, "a throwing function fails the query")
+try functionsDatabase.removeFunction("double_it", argumentCount: 1)
+try functionsDatabase.removeCollation("reversed")
+
 print("swift-consumer: every Swift contract name used and checked")
