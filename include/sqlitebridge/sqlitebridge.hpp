@@ -19,6 +19,7 @@
 #include "Schema.hpp"
 #include "Statement.hpp"
 #include "TableHelpers.hpp"
+#include "Tracing.hpp"
 #include "Transaction.hpp"
 #include "Uuid.hpp"
 #include "Value.hpp"
