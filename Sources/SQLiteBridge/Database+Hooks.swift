@@ -10,13 +10,13 @@ import SQLiteBridgeCore.Interop
 extension Database {
   /// Calls `callback` each time a transaction that wrote commits (COMMIT,
   /// RELEASE of the outermost savepoint, or a write statement outside a
-  /// transaction): SQLite calls it during the commit, before the changes are
-  /// written to the file and its lock is released, so other connections do
-  /// not see them yet. A commit that then fails (`.busy`, an I/O error) has
-  /// called it all the same, and a retried COMMIT calls it again. A
-  /// transaction that wrote nothing does not call it; it never turns the
-  /// commit into a rollback. Replaces the one installed before; nil removes
-  /// it.
+  /// transaction). SQLite calls it as the commit starts, before the commit
+  /// is written (to the database file or its write-ahead log): other
+  /// connections do not see the changes yet, and the commit can still fail
+  /// (`.busy`, an I/O error) after calling it; a retried COMMIT calls it
+  /// again. A transaction that wrote nothing does not call it; it never
+  /// turns the commit into a rollback. Replaces the one installed before;
+  /// nil removes it.
   public func onCommit(_ callback: (() -> Void)?) {
     guard let callback else {
       sqlitebridge.interop.HookAccess.onCommit(&core, nil, nil, nil)
@@ -26,10 +26,11 @@ extension Database {
       &core, { context in HookBox<() -> Void>.callback(at: context)() }, HookBox.retained(callback), releaseHookBox)
   }
 
-  /// Calls `callback` each time a transaction rolls back (ROLLBACK, or one
-  /// SQLite rolls back after an error). Not for ROLLBACK TO a savepoint, nor
-  /// for a transaction left open when the connection closes. Replaces the
-  /// one installed before; nil removes it.
+  /// Calls `callback` each time a transaction rolls back: ROLLBACK, and a
+  /// transaction SQLite rolls back itself (a write outside a transaction
+  /// that fails, an error that ends the transaction). Not for ROLLBACK TO a
+  /// savepoint, nor for a transaction left open when the connection closes.
+  /// Replaces the one installed before; nil removes it.
   public func onRollback(_ callback: (() -> Void)?) {
     guard let callback else {
       sqlitebridge.interop.HookAccess.onRollback(&core, nil, nil, nil)

@@ -539,17 +539,19 @@ class Database {
   void trace(unsigned options, std::function<void(const TraceEvent&)> callback);
   /// Calls `callback` each time a transaction that wrote commits (COMMIT,
   /// RELEASE of the outermost savepoint, or a write statement outside a
-  /// transaction): SQLite calls it during the commit, after the changes are
-  /// final to this connection but before they are written to the file and
-  /// its lock is released, so other connections do not see them yet. A
-  /// commit that then fails (SQLITE_BUSY, an I/O error) has called it all
-  /// the same, and a retried COMMIT calls it again. A transaction that
-  /// wrote nothing (only reads) does not call it. It never turns the commit
-  /// into a rollback. Replaces the one installed before; empty removes it.
+  /// transaction). SQLite calls it as the commit starts, before the commit
+  /// is written (to the database file or its write-ahead log): other
+  /// connections do not see the changes yet, and the commit can still fail
+  /// (SQLITE_BUSY, an I/O error) after calling it; a retried COMMIT calls it
+  /// again. A transaction that wrote nothing (only reads) does not call it.
+  /// It never turns the commit into a rollback. Replaces the one installed
+  /// before; empty removes it.
   void onCommit(std::function<void()> callback);
-  /// Calls `callback` each time a transaction rolls back: ROLLBACK, a
-  /// failed statement or COMMIT that SQLite rolls back, `inTransaction`
-  /// giving up. Not for ROLLBACK TO a savepoint (the transaction goes on),
+  /// Calls `callback` each time a transaction rolls back: ROLLBACK (also
+  /// `rollback()` and `inTransaction` giving up), and a transaction SQLite
+  /// rolls back itself (a write outside a transaction that fails, an error
+  /// that ends the transaction such as SQLITE_FULL or ON CONFLICT
+  /// ROLLBACK). Not for ROLLBACK TO a savepoint (the transaction goes on),
   /// nor for the rollback of a transaction left open when the connection
   /// closes. Replaces the one installed before; empty removes it.
   void onRollback(std::function<void()> callback);
