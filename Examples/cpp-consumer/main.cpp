@@ -605,6 +605,39 @@ void sharing(const fs::path& dir) {
   EXPECT(sb::DatabasePool(":memory:").openError().is(sb::ResultCode::CantOpen));
 }
 
+// MARK: - Tracing, hooks and library info
+
+void tracingHooksAndLibraryInfo() {
+  sb::Database db = sb::Database::open(":memory:");
+  std::vector<sb::TraceEvent> events;
+  db.trace(sb::TraceOptions::Statements | sb::TraceOptions::Profile | sb::TraceOptions::ExpandedSQL,
+           [&events](const sb::TraceEvent& event) { events.push_back(event); });
+  int commits = 0;
+  int rollbacks = 0;
+  std::vector<sb::ChangeKind> changes;
+  db.onCommit([&commits] { ++commits; });
+  db.onRollback([&rollbacks] { ++rollbacks; });
+  db.onChange([&changes](sb::ChangeKind kind, const std::string&, std::int64_t) { changes.push_back(kind); });
+  EXPECT_OK(db, db.execute("CREATE TABLE t(x)"));
+  EXPECT_OK(db, db.execute("INSERT INTO t VALUES (?)", std::vector<sb::Value>{42}));
+  EXPECT(events.size() == 4);
+  EXPECT(events.size() == 4 && events[2].kind == sb::TraceEvent::Kind::Statement &&
+         events[2].sql == "INSERT INTO t VALUES (?)" &&
+         events[2].expandedSQL == std::string("INSERT INTO t VALUES (42)"));
+  EXPECT(events.size() == 4 && events[3].kind == sb::TraceEvent::Kind::Profile && events[3].duration.has_value());
+  EXPECT(commits == 2);
+  EXPECT(changes.size() == 1 && changes[0] == sb::ChangeKind::Insert);
+  EXPECT_OK(db, db.begin());
+  EXPECT_OK(db, db.rollback());
+  EXPECT(rollbacks == 1);
+  db.trace(sb::TraceOptions::Statements, {});
+  db.onCommit({});
+  db.onRollback({});
+  db.onChange({});
+  EXPECT(!sb::Database::sqliteVersion().empty());
+  EXPECT(!sb::Database::compileOptions().empty());
+}
+
 }  // namespace
 
 int main() {
@@ -624,6 +657,7 @@ int main() {
   queries();
   transactionsAndSchema(dir);
   sharing(dir);
+  tracingHooksAndLibraryInfo();
 
   {  // Open options (issue 13).
     sb::Configuration options;

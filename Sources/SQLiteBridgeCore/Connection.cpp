@@ -13,6 +13,9 @@ void Connection::setBusyTimeout(int milliseconds) noexcept {
 void Connection::close() noexcept {
   // Every statement must be finalized before sqlite3_close succeeds; lent
   // ones hold this connection alive, so only idle ones can be left here.
+  // The hooks go first: SQLite forgets them, then they are released, so
+  // none is called while closing or after.
+  removeAllHooks(*this);
   statementCache.clear();
   if (db != nullptr) sqlite3_close(db);
   db = nullptr;

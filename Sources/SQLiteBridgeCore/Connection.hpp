@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "Hooks.hpp"
 #include "OpenFiles.hpp"
 #include "StatementCache.hpp"
 #include "sqlitebridge/Error.hpp"
@@ -62,6 +63,12 @@ class Connection {
   /// Fails with SQLITE_MISUSE when the connection is closed; otherwise
   /// clears the last error. Every public call starts with it.
   bool begin() noexcept;
+
+  // MARK: Tracing and hooks (Hooks.hpp, Tracing.cpp, Hooks.cpp)
+  /// The trace, commit, rollback and change callbacks installed on `db`;
+  /// each released when replaced or removed, and by `close` (SQLite is told
+  /// to forget them first, so it never calls a released one).
+  ConnectionHooks hooks;
 };
 
 }  // namespace sqlitebridge

@@ -24,6 +24,7 @@
 #include "Schema.hpp"
 #include "Statement.hpp"
 #include "TableHelpers.hpp"
+#include "Tracing.hpp"
 #include "Transaction.hpp"
 #include "Value.hpp"
 
@@ -571,6 +572,65 @@ class Database {
   /// meanwhile (closing it is safe). Does nothing when no statement runs: a
   /// statement that starts afterwards is not interrupted.
   void interrupt() const noexcept;
+
+  // MARK: Tracing, hooks and library info
+
+  // The callbacks below are called by SQLite on the thread running the
+  // statement, while it runs. A callback must not use the connection that
+  // calls it (SQLite's rule: no statement, no other hook change, no close
+  // from inside one; the outcome is undefined). It cannot fail the
+  // statement: a C++ exception it throws is caught and dropped there. Each
+  // callback is released (destroyed) when replaced, removed (an empty
+  // std::function), and when the connection closes: at `close()`, or, while
+  // statements it prepared are alive, when the last of them goes; SQLite
+  // is told to forget it first, so a released callback is never called. On
+  // a closed database these do nothing but record SQLITE_MISUSE in
+  // `lastError()` (the callback is destroyed); when memory runs out they
+  // record SQLITE_NOMEM and keep the callback installed before. They never
+  // throw.
+
+  /// Calls `callback` with a `TraceEvent` for each statement this
+  /// connection runs: as it starts (`TraceOptions::Statements`) and as it
+  /// finishes, with how long it ran (`TraceOptions::Profile`); with
+  /// `TraceOptions::ExpandedSQL`, the events also carry the SQL with the
+  /// bound values in place (otherwise no bound value appears in an event).
+  /// Replaces the trace callback installed before; an empty `callback`, or
+  /// options asking for no event, stops tracing.
+  void trace(unsigned options, std::function<void(const TraceEvent&)> callback);
+  /// Calls `callback` each time a transaction that wrote commits (COMMIT,
+  /// RELEASE of the outermost savepoint, or a write statement outside a
+  /// transaction). SQLite calls it as the commit starts, before the commit
+  /// is written (to the database file or its write-ahead log): other
+  /// connections do not see the changes yet, and the commit can still fail
+  /// (SQLITE_BUSY, an I/O error) after calling it; a retried COMMIT calls it
+  /// again. A transaction that wrote nothing (only reads) does not call it.
+  /// It never turns the commit into a rollback. Replaces the one installed
+  /// before; empty removes it.
+  void onCommit(std::function<void()> callback);
+  /// Calls `callback` each time a transaction rolls back: ROLLBACK (also
+  /// `rollback()` and `inTransaction` giving up), and a transaction SQLite
+  /// rolls back itself (a write outside a transaction that fails, an error
+  /// that ends the transaction such as SQLITE_FULL or ON CONFLICT
+  /// ROLLBACK). Not for ROLLBACK TO a savepoint (the transaction goes on),
+  /// nor for the rollback of a transaction left open when the connection
+  /// closes. Replaces the one installed before; empty removes it.
+  void onRollback(std::function<void()> callback);
+  /// Calls `callback(kind, table, rowID)` for each row an INSERT, UPDATE or
+  /// DELETE changes in a rowid table (SQLite's update hook): not for
+  /// WITHOUT ROWID tables, SQLite's own tables (such as sqlite_sequence),
+  /// rows a REPLACE conflict deletes, or a DELETE without WHERE that SQLite
+  /// runs by truncating the table. It is called as the row changes, before
+  /// the transaction commits (it may still roll back). Replaces the one
+  /// installed before; empty removes it.
+  void onChange(std::function<void(ChangeKind, const std::string& table, std::int64_t rowID)> callback);
+  /// The version of the SQLite library in use ("3.40.1"; sqlite3_libversion).
+  /// Throws std::bad_alloc only when memory runs out.
+  static std::string sqliteVersion();
+  /// The options the SQLite library was compiled with, as `PRAGMA
+  /// compile_options` lists them, without the "SQLITE_" prefix
+  /// ("THREADSAFE=1", ...). Throws std::bad_alloc only when memory runs out.
+  static std::vector<std::string> compileOptions();
+  friend struct interop::HookAccess;
 
   /// The underlying connection handle, for calling sqlite3 directly from C++;
   /// null when closed. The `Database` still owns it.

@@ -21,6 +21,7 @@
 #include "Schema.hpp"
 #include "Statement.hpp"
 #include "TableHelpers.hpp"
+#include "Tracing.hpp"
 #include "Transaction.hpp"
 #include "Uuid.hpp"
 #include "Value.hpp"

@@ -381,6 +381,48 @@ struct ConcurrencyAccess {
   static std::int64_t transientRetryCount(const DatabasePool& pool) noexcept;
 };
 
+/// `Database::trace`, `onCommit`, `onRollback` and `onChange` with C
+/// callbacks, so that a Swift closure reaches SQLite through the core: each
+/// takes a function the core calls with `context`, and `release`, which the
+/// core calls once with `context` when the callback is replaced or removed
+/// or the connection closes (SQLite has forgotten the callback by then, so
+/// it is never called after). A null function removes the hook (and
+/// releases `context`, when `release` is not null). On a closed database
+/// nothing is installed, `context` is released at once and SQLITE_MISUSE is
+/// recorded in `lastError()`. The rules of the `Database` methods apply:
+/// called on the statement's thread, while it runs; the callback must not
+/// use the connection.
+struct HookAccess {
+  /// Frees a context; the core calls it once per installed callback.
+  using Release = void (*)(void* context);
+  /// A trace event: `kind` 0 for a statement starting, 1 for one finished
+  /// (`TraceEvent::Kind`); `sql` the statement's SQL as written;
+  /// `expandedSQL` null unless asked for (`TraceOptions::ExpandedSQL`) and
+  /// made; `nanoseconds` how long a finished statement ran, -1 for a start.
+  /// The strings are the core's for the call only.
+  using Trace = void (*)(void* context, int kind, const char* sql, const char* expandedSQL, std::int64_t nanoseconds);
+  /// A commit or a rollback.
+  using TransactionEnd = void (*)(void* context);
+  /// A changed row: `kind` 0 insert, 1 update, 2 delete (`ChangeKind`).
+  using Change = void (*)(void* context, int kind, const char* table, std::int64_t rowID);
+
+  /// `Database::trace`: `options` are `TraceOptions` bits.
+  static void trace(Database& database, unsigned options, Trace function, void* context, Release release) noexcept;
+  /// `Database::onCommit`.
+  static void onCommit(Database& database, TransactionEnd function, void* context, Release release) noexcept;
+  /// `Database::onRollback`.
+  static void onRollback(Database& database, TransactionEnd function, void* context, Release release) noexcept;
+  /// `Database::onChange`.
+  static void onChange(Database& database, Change function, void* context, Release release) noexcept;
+  /// `Database::sqliteVersion`; false (empty) only when memory runs out.
+  static bool sqliteVersion(std::string& version) noexcept;
+  /// `Database::compileOptions`; false (empty) only when memory runs out.
+  static bool compileOptions(StringList& options) noexcept;
+  /// `Database::handle` (Swift does not import a member function returning
+  /// a pointer): null when closed; the `Database` still owns it.
+  static sqlite3* handle(const Database& database) noexcept { return database.handle(); }
+};
+
 /// SQL identifiers as the core compares and quotes them.
 struct Identifiers {
   /// Whether two identifiers (`aSize` and `bSize` bytes of UTF-8) are the

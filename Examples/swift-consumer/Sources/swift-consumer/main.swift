@@ -391,4 +391,37 @@ check((try? functionsDatabase.execute("SELECT double_it('a')")) == nil, "a throw
 try functionsDatabase.removeFunction("double_it", argumentCount: 1)
 try functionsDatabase.removeCollation("reversed")
 
+// Tracing, hooks and library info.
+do {
+  let db = try Database(path: ":memory:")
+  var events: [TraceEvent] = []
+  db.trace([TraceOptions.statements, .profile, .expandedSQL]) { (event: TraceEvent) in events.append(event) }
+  var commits = 0
+  var rollbacks = 0
+  var changes: [ChangeKind] = []
+  db.onCommit { commits += 1 }
+  db.onRollback { rollbacks += 1 }
+  db.onChange { kind, _, _ in changes.append(kind) }
+  try db.execute("CREATE TABLE t(x)")
+  try db.execute("INSERT INTO t VALUES (?)", [42])
+  check(events.count == 4, "trace events")
+  check(
+    events.count == 4 && events[2].kind == TraceEvent.Kind.statement && events[2].sql == "INSERT INTO t VALUES (?)",
+    "trace statement")
+  check(events.count == 4 && events[2].expandedSQL == "INSERT INTO t VALUES (42)", "trace expanded SQL")
+  check(events.count == 4 && events[3].kind == .profile && events[3].duration != nil, "trace profile")
+  check(commits == 2 && changes == [.insert], "commit and change hooks")
+  try db.execute("BEGIN")
+  try db.execute("ROLLBACK")
+  check(rollbacks == 1, "rollback hook")
+  db.trace(.statements, nil)
+  db.onCommit(nil)
+  db.onRollback(nil)
+  db.onChange(nil)
+  check(!Database.sqliteVersion.isEmpty && !Database.compileOptions().isEmpty, "library info")
+  check(db.sqliteHandle != nil, "sqliteHandle")
+  db.close()
+  check(db.sqliteHandle == nil, "sqliteHandle after close")
+}
+
 print("swift-consumer: every Swift contract name used and checked")

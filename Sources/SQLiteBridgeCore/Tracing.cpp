@@ -1,0 +1,127 @@
+// Tracing (sqlite3_trace_v2) for `Database::trace` and the Swift facade
+// (`interop::HookAccess::trace`).
+#include <functional>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "Connection.hpp"
+#include "Hooks.hpp"
+#include "sqlitebridge/interop/Interop.hpp"
+
+namespace sqlitebridge {
+
+namespace {
+
+// SQLite's statement event names the statement that started; a trigger and
+// the statements it runs are named by comments ("-- TRIGGER name", then
+// "-- <statement>") rather than by the statement's SQL.
+bool isTriggerComment(const char* text) noexcept { return text != nullptr && text[0] == '-' && text[1] == '-'; }
+
+// What SQLite calls, with the connection as its argument. A callback cannot
+// fail the statement: whatever it throws stops here.
+int traceTrampoline(unsigned type, void* argument, void* subject, void* detail) noexcept {
+  Connection& connection = *static_cast<Connection*>(argument);
+  const HookCallback<TraceFunction>& hook = connection.hooks.trace;
+  if (hook.function == nullptr) return 0;
+  auto* statement = static_cast<sqlite3_stmt*>(subject);
+  int kind = 0;
+  const char* sql = nullptr;
+  std::int64_t nanoseconds = -1;
+  if (type == SQLITE_TRACE_STMT) {
+    kind = static_cast<int>(TraceEvent::Kind::Statement);
+    const char* text = static_cast<const char*>(detail);
+    sql = isTriggerComment(text) ? text : sqlite3_sql(statement);
+  } else if (type == SQLITE_TRACE_PROFILE) {
+    kind = static_cast<int>(TraceEvent::Kind::Profile);
+    sql = sqlite3_sql(statement);
+    nanoseconds = *static_cast<const sqlite3_int64*>(detail);
+  } else {
+    return 0;
+  }
+  if (sql == nullptr) sql = "";
+  const char* expanded = nullptr;
+  char* made = nullptr;
+  if ((connection.hooks.traceOptions & TraceOptions::ExpandedSQL) != 0) {
+    if (kind == static_cast<int>(TraceEvent::Kind::Statement) && isTriggerComment(sql)) {
+      expanded = sql;  // a trigger's comments show no bound values
+    } else {
+      made = sqlite3_expanded_sql(statement);  // null when out of memory
+      expanded = made;
+    }
+  }
+  try {
+    hook.function(hook.context, kind, sql, expanded, nanoseconds);
+  } catch (...) {
+  }
+  sqlite3_free(made);
+  return 0;
+}
+
+// The C++ callback: a std::function in a context the core deletes.
+using TraceCallback = std::function<void(const TraceEvent&)>;
+
+void deleteTraceCallback(void* context) { delete static_cast<TraceCallback*>(context); }
+
+void callTraceCallback(void* context, int kind, const char* sql, const char* expandedSQL, std::int64_t nanoseconds) {
+  try {
+    TraceEvent event;
+    event.kind = static_cast<TraceEvent::Kind>(kind);
+    event.sql = sql;
+    if (expandedSQL != nullptr) event.expandedSQL = std::string(expandedSQL);
+    if (nanoseconds >= 0) event.duration = std::chrono::nanoseconds(nanoseconds);
+    (*static_cast<TraceCallback*>(context))(event);
+  } catch (...) {
+  }
+}
+
+}  // namespace
+
+void installTrace(Connection& connection, unsigned options, TraceFunction function, void* context,
+                  HookRelease release) noexcept {
+  unsigned mask = 0;
+  if ((options & TraceOptions::Statements) != 0) mask |= SQLITE_TRACE_STMT;
+  if ((options & TraceOptions::Profile) != 0) mask |= SQLITE_TRACE_PROFILE;
+  if (connection.db == nullptr || mask == 0) function = nullptr;  // nothing to report
+  if (connection.db != nullptr) {
+    sqlite3_trace_v2(connection.db, function != nullptr ? mask : 0, function != nullptr ? &traceTrampoline : nullptr,
+                     function != nullptr ? &connection : nullptr);
+  }
+  HookCallback<TraceFunction> old = connection.hooks.trace;
+  connection.hooks.trace = HookCallback<TraceFunction>();
+  connection.hooks.traceOptions = 0;
+  if (function != nullptr) {
+    connection.hooks.trace.function = function;
+    connection.hooks.trace.context = context;
+    connection.hooks.trace.release = release;
+    connection.hooks.traceOptions = options;
+  }
+  old.reset();
+  // Nothing installed: a context handed over is freed now.
+  if (function == nullptr && release != nullptr) release(context);
+}
+
+void Database::trace(unsigned options, std::function<void(const TraceEvent&)> callback) {
+  if (!beginCall()) return;  // `callback` is destroyed on return
+  if (!callback) return installTrace(*connection_, 0, nullptr, nullptr, nullptr);
+  auto* held = new (std::nothrow) TraceCallback(std::move(callback));
+  if (held == nullptr) {
+    connection_->fail(SQLITE_NOMEM, "out of memory while installing a callback", std::string());
+    return;
+  }
+  installTrace(*connection_, options, &callTraceCallback, held, &deleteTraceCallback);
+}
+
+namespace interop {
+
+void HookAccess::trace(Database& database, unsigned options, Trace function, void* context, Release release) noexcept {
+  if (!database.beginCall()) {
+    if (release != nullptr) release(context);
+    return;
+  }
+  installTrace(*database.connection_, options, function, context, release);
+}
+
+}  // namespace interop
+
+}  // namespace sqlitebridge
