@@ -18,12 +18,7 @@ extension Database {
   /// turns the commit into a rollback. Replaces the one installed before;
   /// nil removes it.
   public func onCommit(_ callback: (() -> Void)?) {
-    guard let callback else {
-      sqlitebridge.interop.HookAccess.onCommit(&core, nil, nil, nil)
-      return
-    }
-    sqlitebridge.interop.HookAccess.onCommit(
-      &core, { context in HookBox<() -> Void>.callback(at: context)() }, HookBox.retained(callback), releaseHookBox)
+    installTransactionHook(callback, sqlitebridge.interop.HookAccess.onCommit)
   }
 
   /// Calls `callback` each time a transaction rolls back: ROLLBACK, and a
@@ -32,11 +27,23 @@ extension Database {
   /// savepoint, nor for a transaction left open when the connection closes.
   /// Replaces the one installed before; nil removes it.
   public func onRollback(_ callback: (() -> Void)?) {
+    installTransactionHook(callback, sqlitebridge.interop.HookAccess.onRollback)
+  }
+
+  /// Hands `callback` (nil: none) to the core's `install` (its commit or
+  /// rollback hook) as a retained box the core releases.
+  private func installTransactionHook(
+    _ callback: (() -> Void)?,
+    _ install: (
+      inout sqlitebridge.Database, (@convention(c) (UnsafeMutableRawPointer?) -> Void)?, UnsafeMutableRawPointer?,
+      (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+    ) -> Void
+  ) {
     guard let callback else {
-      sqlitebridge.interop.HookAccess.onRollback(&core, nil, nil, nil)
+      install(&core, nil, nil, nil)
       return
     }
-    sqlitebridge.interop.HookAccess.onRollback(
+    install(
       &core, { context in HookBox<() -> Void>.callback(at: context)() }, HookBox.retained(callback), releaseHookBox)
   }
 

@@ -232,41 +232,46 @@ bool reportRegistration(Connection& connection, int rc, const std::string& name)
 
 }  // namespace
 
-bool Database::createFunction(const std::string& name, int argumentCount, bool deterministic,
-                              std::function<bool(const std::vector<Value>&, Value&, std::string&)> function) noexcept {
-  if (!beginCall()) return false;
-  Connection& connection = *connection_;
+namespace {
+
+// The one sequence of `createFunction` and `createAggregate`: refuse a name
+// holding NUL and an empty callable, move it into the state SQLite owns,
+// register. SQLite destroys the state on failure too.
+template <typename State, typename Callable>
+bool registerFunction(Connection& connection, const std::string& name, int argumentCount, bool deterministic,
+                      Callable&& callable, const char* emptyProblem,
+                      void (*call)(sqlite3_context*, int, sqlite3_value**),
+                      void (*step)(sqlite3_context*, int, sqlite3_value**), void (*finalize)(sqlite3_context*),
+                      void (*destroy)(void*)) noexcept {
   if (holdsNul(name)) return connection.fail(SQLITE_MISUSE, "a function name cannot hold a NUL byte", "");
-  if (!function) return connection.fail(SQLITE_MISUSE, "the function \"" + name + "\" is empty", "");
-  ScalarState* state = nullptr;
+  State* state = nullptr;
   try {
-    state = new ScalarState{name, std::move(function)};
+    if (!callable) return connection.fail(SQLITE_MISUSE, "the function \"" + name + "\" " + emptyProblem, "");
+    state = new State{name, std::forward<Callable>(callable)};
   } catch (...) {
     return connection.fail(SQLITE_NOMEM, "out of memory", "");
   }
-  // SQLite destroys the state on failure too.
   const int rc = sqlite3_create_function_v2(connection.db, name.c_str(), argumentCount,
-                                            SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0), state, callScalar,
-                                            nullptr, nullptr, destroyScalar);
+                                            SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0), state, call, step,
+                                            finalize, destroy);
   return reportRegistration(connection, rc, name);
+}
+
+}  // namespace
+
+bool Database::createFunction(const std::string& name, int argumentCount, bool deterministic,
+                              std::function<bool(const std::vector<Value>&, Value&, std::string&)> function) noexcept {
+  if (!beginCall()) return false;
+  return registerFunction<ScalarState>(*connection_, name, argumentCount, deterministic, std::move(function),
+                                       "is empty", callScalar, nullptr, nullptr, destroyScalar);
 }
 
 bool Database::createAggregate(const std::string& name, int argumentCount, bool deterministic,
                                std::function<std::unique_ptr<Aggregate>()> makeAggregate) noexcept {
   if (!beginCall()) return false;
-  Connection& connection = *connection_;
-  if (holdsNul(name)) return connection.fail(SQLITE_MISUSE, "a function name cannot hold a NUL byte", "");
-  if (!makeAggregate) return connection.fail(SQLITE_MISUSE, "the aggregate \"" + name + "\" has no factory", "");
-  AggregateState* state = nullptr;
-  try {
-    state = new AggregateState{name, std::move(makeAggregate)};
-  } catch (...) {
-    return connection.fail(SQLITE_NOMEM, "out of memory", "");
-  }
-  const int rc = sqlite3_create_function_v2(connection.db, name.c_str(), argumentCount,
-                                            SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0), state, nullptr,
-                                            stepAggregate, finalizeAggregate, destroyAggregate);
-  return reportRegistration(connection, rc, name);
+  return registerFunction<AggregateState>(*connection_, name, argumentCount, deterministic, std::move(makeAggregate),
+                                          "has no aggregate factory", nullptr, stepAggregate, finalizeAggregate,
+                                          destroyAggregate);
 }
 
 bool Database::removeFunction(const std::string& name, int argumentCount) noexcept {

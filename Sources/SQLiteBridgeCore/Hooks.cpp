@@ -94,36 +94,43 @@ std::function<Signature>* heapFunction(Connection& connection, std::function<Sig
 
 }  // namespace
 
-void installCommitHook(Connection& connection, TransactionFunction function, void* context,
-                       HookRelease release) noexcept {
+namespace {
+
+// Tells SQLite (through `tell(installing)`, while the handle is open), then
+// puts `function` in `slot` and releases what it held: the one sequence of
+// every hook, so SQLite never calls a released callback.
+template <typename Function, typename Tell>
+void install(Connection& connection, HookCallback<Function>& slot, Function function, void* context,
+             HookRelease release, Tell tell) noexcept {
   if (connection.db != nullptr) {
-    sqlite3_commit_hook(connection.db, function != nullptr ? &commitTrampoline : nullptr,
-                        function != nullptr ? &connection : nullptr);
+    tell(function != nullptr);
   } else {
     function = nullptr;
   }
-  replace(connection.hooks.commit, function, context, release);
+  replace(slot, function, context, release);
+}
+
+}  // namespace
+
+void installCommitHook(Connection& connection, TransactionFunction function, void* context,
+                       HookRelease release) noexcept {
+  install(connection, connection.hooks.commit, function, context, release, [&](bool installing) {
+    sqlite3_commit_hook(connection.db, installing ? &commitTrampoline : nullptr, installing ? &connection : nullptr);
+  });
 }
 
 void installRollbackHook(Connection& connection, TransactionFunction function, void* context,
                          HookRelease release) noexcept {
-  if (connection.db != nullptr) {
-    sqlite3_rollback_hook(connection.db, function != nullptr ? &rollbackTrampoline : nullptr,
-                          function != nullptr ? &connection : nullptr);
-  } else {
-    function = nullptr;
-  }
-  replace(connection.hooks.rollback, function, context, release);
+  install(connection, connection.hooks.rollback, function, context, release, [&](bool installing) {
+    sqlite3_rollback_hook(connection.db, installing ? &rollbackTrampoline : nullptr,
+                          installing ? &connection : nullptr);
+  });
 }
 
 void installChangeHook(Connection& connection, ChangeFunction function, void* context, HookRelease release) noexcept {
-  if (connection.db != nullptr) {
-    sqlite3_update_hook(connection.db, function != nullptr ? &changeTrampoline : nullptr,
-                        function != nullptr ? &connection : nullptr);
-  } else {
-    function = nullptr;
-  }
-  replace(connection.hooks.change, function, context, release);
+  install(connection, connection.hooks.change, function, context, release, [&](bool installing) {
+    sqlite3_update_hook(connection.db, installing ? &changeTrampoline : nullptr, installing ? &connection : nullptr);
+  });
 }
 
 void removeAllHooks(Connection& connection) noexcept {

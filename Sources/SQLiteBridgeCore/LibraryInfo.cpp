@@ -23,24 +23,29 @@ std::vector<std::string> Database::compileOptions() {
 
 namespace interop {
 
-bool HookAccess::sqliteVersion(std::string& version) noexcept {
+namespace {
+
+// `out = make()`, for the noexcept Swift-facing forms: false, with `out`
+// emptied, when memory runs out.
+template <typename Out, typename Make>
+bool assignOrClear(Out& out, Make make) noexcept {
   try {
-    version = Database::sqliteVersion();
+    out = make();
     return true;
   } catch (...) {
-    version.clear();
+    out.clear();
     return false;
   }
 }
 
+}  // namespace
+
+bool HookAccess::sqliteVersion(std::string& version) noexcept {
+  return assignOrClear(version, [] { return Database::sqliteVersion(); });
+}
+
 bool HookAccess::compileOptions(StringList& options) noexcept {
-  try {
-    options = Database::compileOptions();
-    return true;
-  } catch (...) {
-    options.clear();
-    return false;
-  }
+  return assignOrClear(options, [] { return Database::compileOptions(); });
 }
 
 }  // namespace interop
