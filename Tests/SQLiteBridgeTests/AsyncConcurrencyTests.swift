@@ -53,6 +53,28 @@ struct AsyncConcurrencyTests {
 
   static let kinds = ["pool", "queue"]
 
+  /// Holds the writer of `shared` on a plain thread, in a sync write that
+  /// first runs `first` and then waits for `release`; returns once it holds.
+  func holdWriter(
+    of shared: Shared, first: @escaping @Sendable (Database) throws -> Void = { _ in }
+  ) async -> (holder: TestThread, release: Signal) {
+    let holding = Signal()
+    let release = Signal()
+    let holder = TestThread("the holder") {
+      do {
+        try shared.syncWrite { db in
+          try first(db)
+          holding.send()
+          #expect(release.wait(), "the test did not release the writer")
+        }
+      } catch {
+        Issue.record("the holder's write failed: \(error)")
+      }
+    }
+    #expect(await holding.waitFromTask(), "the holder did not start")
+    return (holder, release)
+  }
+
   @Test(arguments: kinds)
   func asyncReadAndWriteReturnTheBlocksValues(_ kind: String) async throws {
     try await withShared(kind) { (shared: Shared) async throws in
@@ -144,19 +166,7 @@ struct AsyncConcurrencyTests {
   @Test(arguments: kinds)
   func aTaskCancelledWhileWaitingNeverRunsItsBlock(_ kind: String) async throws {
     try await withShared(kind) { (shared: Shared) async throws in
-      let holding = Signal()
-      let release = Signal()
-      let holder = TestThread("the holder") {
-        do {
-          try shared.syncWrite { _ in
-            holding.send()
-            #expect(release.wait(), "the test did not release the writer")
-          }
-        } catch {
-          Issue.record("the holder's write failed: \(error)")
-        }
-      }
-      #expect(await holding.waitFromTask(), "the holder did not start")
+      let (holder, release) = await holdWriter(of: shared)
       let ran = Locked(false)
       let calling = Signal()
       let task = Task {
@@ -232,20 +242,7 @@ struct AsyncConcurrencyTests {
   @Test(arguments: kinds)
   func waitingAsyncCallsDoNotBlockTheCooperativePool(_ kind: String) async throws {
     try await withShared(kind) { (shared: Shared) async throws in
-      let holding = Signal()
-      let release = Signal()
-      let holder = TestThread("the holder") {
-        do {
-          try shared.syncWrite { db in
-            try db.execute("INSERT INTO t VALUES (2)")
-            holding.send()
-            #expect(release.wait(), "the test did not release the writer")
-          }
-        } catch {
-          Issue.record("the holder's write failed: \(error)")
-        }
-      }
-      #expect(await holding.waitFromTask(), "the holder did not start")
+      let (holder, release) = await holdWriter(of: shared) { db in try db.execute("INSERT INTO t VALUES (2)") }
       let waiting = 4 * max(ProcessInfo.processInfo.activeProcessorCount, 2)
       let calling = Latch(waiting)
       let writes = Task {
