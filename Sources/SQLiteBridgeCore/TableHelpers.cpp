@@ -12,6 +12,7 @@
 
 #include "Connection.hpp"
 #include "SqlText.hpp"
+#include "TableHelperSQL.hpp"
 #include "sqlitebridge/Database.hpp"
 #include "sqlitebridge/interop/Interop.hpp"
 
@@ -24,16 +25,6 @@ bool isSpace(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c =
 bool isLetter(char c) noexcept { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 
 bool isDigit(char c) noexcept { return c >= '0' && c <= '9'; }
-
-// `name` quoted into `out`, or SQLITE_MISUSE naming `what` when it holds NUL
-// (SQLite's text would end there, and the name silently become another).
-bool quoted(Connection& connection, const std::string& name, const char* what, std::string& out) {
-  if (name.find('\0') != std::string::npos) {
-    return connection.fail(SQLITE_MISUSE, std::string("the ") + what + " holds a NUL byte", std::string());
-  }
-  out = quoteIdentifier(name);
-  return true;
-}
 
 bool blank(const std::string& sql) noexcept {
   for (char c : sql) {
@@ -58,9 +49,17 @@ const char* conflictClause(ConflictResolution resolution) noexcept {
   return "INSERT OR ABORT INTO ";
 }
 
-// The WHERE clause of caller SQL: in parentheses, the closing one on a line
-// of its own so that a trailing `--` comment cannot swallow it.
-std::string whereClause(const std::string& whereSQL) { return " WHERE (" + whereSQL + "\n)"; }
+}  // namespace
+
+// `name` quoted into `out`, or SQLITE_MISUSE naming `what` when it holds NUL
+// (SQLite's text would end there, and the name silently become another).
+bool quoted(Connection& connection, const std::string& name, const char* what, std::string& out) {
+  if (name.find('\0') != std::string::npos) {
+    return connection.fail(SQLITE_MISUSE, std::string("the ") + what + " holds a NUL byte", std::string());
+  }
+  out = quoteIdentifier(name);
+  return true;
+}
 
 bool insertSQL(Connection& connection, const std::string& table, const std::vector<std::string>& columns,
                ConflictResolution onConflict, std::string& sql) {
@@ -86,6 +85,12 @@ bool insertSQL(Connection& connection, const std::string& table, const std::vect
   sql += " (" + list + ") VALUES (" + parameters + ")";
   return true;
 }
+
+namespace {
+
+// The WHERE clause of caller SQL: in parentheses, the closing one on a line
+// of its own so that a trailing `--` comment cannot swallow it.
+std::string whereClause(const std::string& whereSQL) { return " WHERE (" + whereSQL + "\n)"; }
 
 bool updateSQL(Connection& connection, const std::string& table, const std::vector<std::string>& columns,
                const std::string& whereSQL, std::string& sql) {

@@ -19,6 +19,7 @@
 #include "Error.hpp"
 #include "Functions.hpp"
 #include "Location.hpp"
+#include "Record.hpp"
 #include "OpenMode.hpp"
 #include "Row.hpp"
 #include "Schema.hpp"
@@ -40,6 +41,7 @@ struct TableHelperAccess;
 struct ConcurrencyAccess;
 struct InterruptHandle;
 struct FunctionAccess;
+struct RecordAccess;
 }  // namespace interop
 namespace detail {
 Database unusableDatabase(const Error& reason) noexcept;
@@ -452,6 +454,14 @@ class Database {
   /// table does not exist (without `ifExists`).
   bool dropTable(const std::string& name, bool ifExists = false) noexcept;
 
+  // MARK: Records
+
+  // Records (see `RecordTraits` in Record.hpp): a C++ type read from a row
+  // and written as columns. Every statement is written, and every rule
+  // (which row an update matches, a missing row, what save does) decided,
+  // by `planRecord`/`runRecord` below, which the Swift facade calls too.
+  // RECORD TEMPLATES GO HERE
+
   // MARK: Custom functions and collations
 
   /// Registers the SQL function `name` taking `argumentCount` arguments (-1:
@@ -647,6 +657,7 @@ class Database {
   friend struct interop::ConcurrencyAccess;
   friend struct interop::InterruptHandle;
   friend struct interop::FunctionAccess;
+  friend struct interop::RecordAccess;
   friend Database detail::unusableDatabase(const Error& reason) noexcept;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
   // and the Swift facade's through interop): begin one of `kind`, or a
@@ -680,6 +691,24 @@ class Database {
   bool run(const std::string& sql, const std::vector<Value>* arguments, const NamedValues* named,
            std::vector<Row>* results, Row* firstRow) noexcept;
   bool beginCall() noexcept;
+  // Records: the statement(s) of `operation` on `table` for records with
+  // `columns` (in record order) and `primaryKey`, into `plan`. Fails with
+  // SQLITE_MISUSE when a name holds NUL, when an update, save, delete or
+  // fetch by key has no primary key, or when an update, save or delete's
+  // record lacks a key column (matched ignoring ASCII case).
+  bool planRecord(RecordOperation operation, const std::string& table, const std::vector<std::string>& columns,
+                  const std::vector<std::string>& primaryKey, ConflictResolution onConflict, RecordPlan& plan) noexcept;
+  // Runs a write plan, `bind` binding the record's values into each
+  // statement. Sets `*rowID` to the inserted row's rowid (0 when nothing
+  // was inserted) and `*changed`: Insert, whether a row was inserted;
+  // Update, true; Save, true when it inserted, false when it updated;
+  // Delete, whether a row was deleted. An update that matches no row fails
+  // with SQLITE_NOTFOUND naming the table and the key values. Refuses the
+  // query plans (SQLITE_MISUSE): step their SQL instead.
+  bool runRecord(const RecordPlan& plan, RecordBinder bind, void* context, std::int64_t* rowID, bool* changed) noexcept;
+  bool runRecordStatement(const std::string& sql, const std::vector<int>& order, RecordBinder bind,
+                          void* context) noexcept;
+  bool failMissingRecord(const RecordPlan& plan, RecordBinder bind, void* context) noexcept;
 
   std::shared_ptr<Connection> connection_;
 };

@@ -17,6 +17,7 @@
 #include "ResultCode.hpp"
 #include "OpenMode.hpp"
 #include "OpenOptions.hpp"
+#include "Record.hpp"
 #include "Row.hpp"
 #include "Schema.hpp"
 #include "Statement.hpp"

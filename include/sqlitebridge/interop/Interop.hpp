@@ -284,6 +284,22 @@ struct TableHelperAccess {
   static void setDefaultNull(ColumnDefinition& column) noexcept;
 };
 
+/// Records for the Swift facade: the core writes every record statement and
+/// runs every record rule (`Database::planRecord`, `runRecord`); Swift binds
+/// the values through a C callback.
+struct RecordAccess {
+  /// `Database::planRecord`.
+  static bool plan(Database& database, RecordOperation operation, const std::string& table, const StringList& columns,
+                   const StringList& primaryKey, ConflictResolution onConflict, RecordPlan& plan) noexcept {
+    return database.planRecord(operation, table, columns, primaryKey, onConflict, plan);
+  }
+  /// `Database::runRecord`, its outputs by reference.
+  static bool run(Database& database, const RecordPlan& plan, RecordBinder bind, void* context, std::int64_t& rowID,
+                  bool& changed) noexcept {
+    return database.runRecord(plan, bind, context, &rowID, &changed);
+  }
+};
+
 /// What `Database::interrupt` reaches, held apart from the `Database` so that
 /// another thread can interrupt without touching the Swift `Database`'s
 /// stored C++ value (which its owner thread uses meanwhile). It does not
