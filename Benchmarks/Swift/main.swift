@@ -171,6 +171,7 @@ func main() throws -> Int32 {
   let insertRows = max(1, options.rows / 4)
   try run(try workloads.insertPositional(rows: insertRows))
   try run(try workloads.insertNamed(rows: insertRows))
+  try run(try workloads.insertValues(rows: insertRows))
 
   // The concurrency workloads (all, or the one --only names).
   var concurrency: [ScalingMeasurement] = []

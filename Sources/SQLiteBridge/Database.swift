@@ -223,6 +223,7 @@ public final class Database {
   /// The statement cache's statement for `sql`, unbound, for a caller that
   /// binds every parameter before stepping (so earlier bindings need no
   /// clearing).
+  @usableFromInline
   func cachedStatement(_ sql: String) throws -> sqlitebridge.Statement {
     var statement = sqlitebridge.Statement()
     try lend(sql, into: &statement)
@@ -259,6 +260,7 @@ public final class Database {
   /// Steps through every row, handing `body` a view of each. The columns
   /// are read after the first step, so a statement SQLite re-prepared after
   /// a schema change reports its new columns.
+  @usableFromInline
   func forEachRow(of statement: inout sqlitebridge.Statement, _ body: (RowView) throws -> Void) throws {
     try withUnsafeMutablePointer(to: &statement) { pointer in
       var columns: ColumnTable?
@@ -271,6 +273,7 @@ public final class Database {
   }
 
   /// Every row of `statement` as a dictionary (leftmost duplicate wins).
+  @usableFromInline
   func dictionaries(_ statement: inout sqlitebridge.Statement) throws -> [[String: DatabaseValue]] {
     // A statement without result columns (INSERT, UPDATE, ...) just runs.
     if statement.columnCount() == 0 {

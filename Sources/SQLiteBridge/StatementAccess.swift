@@ -47,7 +47,7 @@ enum ColumnText {
 extension sqlitebridge.Statement {
   /// Binds `value` to parameter `index` (1-based); false on failure, with
   /// the reason in the database's last error.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func bind(_ value: DatabaseValue, at index: Int32) -> Bool {
     switch value {
     case .null:
@@ -79,6 +79,7 @@ extension sqlitebridge.Statement {
 
   /// The error the core recorded on this statement's connection for the
   /// call that just failed (still there once its `Database` was closed).
+  @usableFromInline
   var failure: DatabaseError { DatabaseError(lastError()) }
 
   /// The current row's values, in column order.
