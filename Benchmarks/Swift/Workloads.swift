@@ -159,7 +159,7 @@ struct Workloads {
 
   /// A workload that inserts `rows` rows in one transaction into an empty
   /// table of its own database file.
-  private func insertWorkload(
+  func insertWorkload(
     name: String, rows: Int, raw rawInsert: @escaping (RawConnection, Int) -> Void,
     ours oursInsert: @escaping (Database, Int) throws -> Void
   ) throws -> Workload {
