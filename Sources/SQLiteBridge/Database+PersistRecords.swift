@@ -63,26 +63,39 @@ extension Database {
   func write<T: PersistableRecord>(
     _ record: T, _ operation: sqlitebridge.RecordOperation, onConflict: ConflictResolution
   ) throws -> (rowID: Int64, changed: Bool) {
-    let cached = recordPlans.entry(RecordPlanKey(T.self, operation, onConflict))
-    var storage: [DatabaseValue] = []
-    if let cached { swap(&storage, &cached.spare) }
-    var container = PersistenceContainer(planColumns: cached?.columns ?? [], storage: storage)
-    record.encode(to: &container)
-    if let error = container.error { throw error }
-    let entry: RecordPlanEntry
-    if let cached, container.matchesPlan {
-      entry = cached
+    let key = RecordPlanKey(T.self, operation, onConflict)
+    var container: PersistenceContainer
+    if let cached = recordPlans.entry(key) {
+      // The last write's buffer, emptied but with its capacity: no
+      // allocation.
+      container = PersistenceContainer(
+        planColumns: cached.columns, storage: cached.takeSpare() ?? RecordValues(capacity: cached.columns.count))
+      record.encode(to: &container)
+      if container.error == nil, container.matchesPlan { return try run(cached, &container) }
     } else {
-      entry = try recordPlan(T.self, operation, onConflict: onConflict, columns: container.columns)
+      container = PersistenceContainer(planColumns: [], storage: RecordValues(capacity: 8))
+      record.encode(to: &container)
     }
+    if let error = container.error { throw error }
+    let entry = try recordPlan(T.self, operation, onConflict: onConflict, columns: container.columns)
+    return try run(entry, &container)
+  }
+
+  /// Has the core run `entry`'s plan with `container`'s values, then keeps
+  /// the emptied buffer for the next write.
+  @inline(__always)
+  private func run(_ entry: RecordPlanEntry, _ container: inout PersistenceContainer) throws -> (
+    rowID: Int64, changed: Bool
+  ) {
     var rowID: Int64 = 0
     var changed = false
-    let ran = container.values.withUnsafeMutableBufferPointer { values in
-      sqlitebridge.interop.RecordAccess.run(
-        &core, entry.plan.pointee, recordBinder, UnsafeMutableRawPointer(values.baseAddress), &rowID, &changed)
+    let ran = sqlitebridge.interop.RecordAccess.run(
+      &core, entry.plan.pointee, recordBinder, UnsafeMutableRawPointer(container.storage.base), &rowID, &changed)
+    // Reused only when no copy of the container shares it.
+    if isKnownUniquelyReferenced(&container.storage) {
+      container.storage.removeAll()
+      entry.spare = container.storage
     }
-    container.values.removeAll(keepingCapacity: true)
-    swap(&container.values, &entry.spare)
     guard ran else { throw lastError }
     return (rowID, changed)
   }
@@ -94,8 +107,15 @@ let recordBinder: sqlitebridge.RecordBinder = { context, statement, columns, cou
   guard count > 0 else { return true }
   guard let context, let statement, let columns else { return false }
   let values = context.assumingMemoryBound(to: DatabaseValue.self)
-  for i in 0..<count where !statement.pointee.bind(values[Int(columns[i])], at: Int32(truncatingIfNeeded: i + 1)) {
-    return false
+  for i in 0..<count {
+    let value = values + Int(columns[i])
+    let index = Int32(truncatingIfNeeded: i + 1)
+    // Integers bind without copying the value out first.
+    if case .integer(let integer) = value.pointee {
+      guard statement.pointee.bindInteger(index, integer) else { return false }
+    } else {
+      guard statement.pointee.bind(value.pointee, at: index) else { return false }
+    }
   }
   return true
 }

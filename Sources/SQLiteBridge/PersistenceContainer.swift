@@ -1,6 +1,6 @@
 // The columns a `PersistableRecord` writes. Filled by `encode(to:)` once per
 // insert, update, save or delete, so it is made to be cheap: values sit in
-// one array reserved up front, and while the record sets the columns its
+// a buffer the `Database` reuses from one write to the next, and while the record sets the columns its
 // type set last time, in the same order (the usual case), no name is
 // searched or stored: each one is compared with the one expected next.
 
@@ -17,11 +17,11 @@ public struct PersistenceContainer {
   /// The columns the cached plan of this record type and operation was
   /// made for (empty when there is none yet).
   @usableFromInline let planColumns: [String]
-  /// The values, in column order.
-  @usableFromInline var values: [DatabaseValue]
+  /// The values, in column order (shared by copies until one changes).
+  @usableFromInline var storage: RecordValues
   /// The column names, once they differ from `planColumns`; nil while
   /// every column set so far is the plan's next one (then the names are
-  /// `planColumns[..<values.count]`).
+  /// `planColumns[..<storage.count]`).
   @usableFromInline var ownColumns: [String]?
   /// The first error a default `encode(to:)` met (an `Encodable` value that
   /// does not encode as a row); the write throws it and runs nothing.
@@ -30,16 +30,14 @@ public struct PersistenceContainer {
   /// An empty container.
   public init() {
     planColumns = []
-    values = []
+    storage = RecordValues(capacity: 4)
   }
 
-  /// An empty container expecting `planColumns`, reusing `storage`'s
-  /// capacity.
-  init(planColumns: [String], storage: [DatabaseValue]) {
+  /// An empty container expecting `planColumns`, filling `storage` (which
+  /// must be empty).
+  init(planColumns: [String], storage: RecordValues) {
     self.planColumns = planColumns
-    values = storage
-    values.removeAll(keepingCapacity: true)
-    values.reserveCapacity(planColumns.count)
+    self.storage = storage
   }
 
   /// The value of `column` (ASCII case-insensitive); nil when it was never
@@ -47,7 +45,7 @@ public struct PersistenceContainer {
   /// adds the column at the end; setting nil stores NULL.
   @inlinable
   public subscript(_ column: String) -> DatabaseValue? {
-    get { index(of: column).map { values[$0] } }
+    get { index(of: column).map { storage.base[$0] } }
     @inline(__always) set { set(newValue ?? .null, column) }
   }
 
@@ -58,23 +56,24 @@ public struct PersistenceContainer {
   /// `DatabaseValueConvertible` value.
   @inlinable
   public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
-    get { index(of: column).flatMap { Value.fromDatabaseValue(values[$0]) } }
+    get { index(of: column).flatMap { Value.fromDatabaseValue(storage.base[$0]) } }
     @inline(__always) set { set(newValue?.databaseValue ?? .null, column) }
   }
 
   /// The column names, in order.
-  public var columns: [String] { ownColumns ?? Array(planColumns[..<values.count]) }
+  public var columns: [String] { ownColumns ?? Array(planColumns[..<storage.count]) }
 
   /// The number of columns set.
-  public var count: Int { values.count }
+  public var count: Int { storage.count }
 
   /// Sets `column` to `value`: the plan's next column is appended after one
   /// comparison of two (usually small) strings.
   @inlinable @inline(__always)
   mutating func set(_ value: DatabaseValue, _ column: String) {
-    let next = values.count
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    let next = storage.count
     if ownColumns == nil, next < planColumns.count, planColumns[next] == column {
-      values.append(value)
+      storage.append(value)
     } else {
       setOffPlan(value, column)
     }
@@ -84,12 +83,12 @@ public struct PersistenceContainer {
   /// a column already set (ASCII case ignored) or appends it.
   @usableFromInline
   mutating func setOffPlan(_ value: DatabaseValue, _ column: String) {
-    if ownColumns == nil { ownColumns = Array(planColumns[..<values.count]) }
+    if ownColumns == nil { ownColumns = Array(planColumns[..<storage.count]) }
     if let index = index(of: column) {
-      values[index] = value
+      storage.replace(at: index, with: value)
     } else {
       ownColumns!.append(column)
-      values.append(value)
+      storage.append(value)
     }
   }
 
@@ -97,7 +96,7 @@ public struct PersistenceContainer {
   /// then ASCII case ignored, as the core compares identifiers), or nil.
   @usableFromInline
   func index(of column: String) -> Int? {
-    let names = ownColumns ?? Array(planColumns[..<values.count])
+    let names = ownColumns ?? Array(planColumns[..<storage.count])
     if let index = names.firstIndex(of: column) { return index }
     // Folding ASCII case keeps the length: only names of the same length
     // are asked of the core.
@@ -107,7 +106,7 @@ public struct PersistenceContainer {
 
   /// Whether the columns set are exactly the plan's, in its order.
   var matchesPlan: Bool {
-    guard let ownColumns else { return values.count == planColumns.count }
+    guard let ownColumns else { return storage.count == planColumns.count }
     return ownColumns == planColumns
   }
 }

@@ -36,15 +36,23 @@ final class RecordPlanEntry {
   let plan: UnsafeMutablePointer<sqlitebridge.RecordPlan>
   /// The plan's statement as a Swift string (for the queries Swift steps).
   let sql: String
-  /// A values array kept between writes, so a container reuses its
-  /// capacity instead of allocating.
-  @exclusivity(unchecked) var spare: [DatabaseValue] = []
+  /// The values buffer kept between writes, so a container reuses it
+  /// instead of allocating.
+  @exclusivity(unchecked) var spare: RecordValues?
 
   init(columns: [String], plan: consuming sqlitebridge.RecordPlan) {
     self.columns = columns
     self.plan = .allocate(capacity: 1)
     self.plan.initialize(to: plan)
     sql = String(self.plan.pointee.sql)
+  }
+
+  /// The kept buffer (empty), now the caller's; nil when there is none.
+  @inline(__always)
+  func takeSpare() -> RecordValues? {
+    let taken = spare
+    spare = nil
+    return taken
   }
 
   deinit {

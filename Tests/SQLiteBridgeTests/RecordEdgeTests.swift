@@ -137,6 +137,68 @@ struct RecordEdgeTests {
       ])
   }
 
+  @Test func aContainerCopyKeptByARecordOutlivesLaterWrites() throws {
+    final class Keeper {
+      var kept: [PersistenceContainer] = []
+    }
+    struct Keeping: PersistableRecord {
+      static let databaseTableName = "notes"
+      let keeper: Keeper
+      var id: Int64
+      var title: String
+      func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["title"] = title
+        keeper.kept.append(container)
+        container["body"] = .text(title + "!")  // changes this container only
+      }
+    }
+    let database = try notesDatabase()
+    let keeper = Keeper()
+    for (id, title) in [(3, "c"), (4, "d"), (5, String(repeating: "e", count: 100))] {
+      try database.insert(Keeping(keeper: keeper, id: Int64(id), title: title))
+    }
+    #expect(keeper.kept.map(\.columns) == Array(repeating: ["id", "title"], count: 3))
+    #expect(keeper.kept.map { $0["title"] } == ["c", "d", .text(String(repeating: "e", count: 100))])
+    #expect(
+      try database.rows("SELECT body FROM notes WHERE id >= 3 ORDER BY id").map { $0[0] } == [
+        "c!", "d!", .text(String(repeating: "e", count: 100) + "!"),
+      ])
+  }
+
+  @Test func textAndBlobValuesSurviveTheReusedBuffer() throws {
+    let database = try memoryDatabase()
+    try database.execute("CREATE TABLE blobs(id INTEGER PRIMARY KEY, text TEXT, data BLOB)")
+    struct Blob: FetchableRecord, PersistableRecord, Equatable {
+      static let databaseTableName = "blobs"
+      var id: Int64
+      var text: String?
+      var data: Data?
+      init(id: Int64, text: String?, data: Data?) {
+        (self.id, self.text, self.data) = (id, text, data)
+      }
+      init(row: RowView) throws {
+        (id, text, data) = (
+          try row.get(0, as: Int64.self), try row.get(1, as: String?.self), try row.get(2, as: Data?.self)
+        )
+      }
+      func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["text"] = text
+        container["data"] = data
+      }
+    }
+    var expected: [Blob] = []
+    for id in 1...200 {
+      let record = Blob(
+        id: Int64(id), text: id % 3 == 0 ? nil : String(repeating: "é", count: id),
+        data: id % 4 == 0 ? nil : Data(repeating: UInt8(id % 256), count: id * 10))
+      expected.append(record)
+      try database.insert(record)
+    }
+    #expect(try database.fetchAll(Blob.self) == expected)
+  }
+
   // MARK: Constant memory
 
   @Test func forEachStreamsAMillionRecordsInConstantMemory() throws {
