@@ -168,10 +168,13 @@ func main() throws -> Int32 {
   try run(try workloads.fetchName(rows: options.rows))
   try run(try workloads.fetchDictionaries(rows: options.rows))
   try run(try workloads.fetchDecodable(rows: options.rows))
+  try run(try workloads.fetchRecord(rows: options.rows))
+  try run(try workloads.fetchRecordByName(rows: options.rows))
   let insertRows = max(1, options.rows / 4)
   try run(try workloads.insertPositional(rows: insertRows))
   try run(try workloads.insertNamed(rows: insertRows))
   try run(try workloads.insertValues(rows: insertRows))
+  try run(try workloads.insertRecord(rows: insertRows))
 
   // The concurrency workloads (all, or the one --only names).
   var concurrency: [ScalingMeasurement] = []

@@ -16,6 +16,8 @@ public final class Database {
   @exclusivity(unchecked) var core: sqlitebridge.Database
   /// What `interrupt()` reaches from another thread without touching `core`.
   let interruptHandle: sqlitebridge.interop.InterruptHandle
+  /// The record statements planned so far (see `RecordPlanCache`).
+  let recordPlans = RecordPlanCache()
 
   /// Opens the database called `name` in `location.documentsDirectory`.
   ///

@@ -136,16 +136,17 @@ try store.forEachRow("SELECT id, title, created_at FROM notes ORDER BY id") { (r
 check(streamed == 3, "forEachRow")
 check(try store.rows("SELECT id FROM notes")[0].get("id", as: Int.self) == 1, "Row.get")
 
-struct Note: Decodable, Equatable {
+struct DecodedNote: Decodable, Equatable {
   let id: Int
   let title: String
   let createdAt: Date?
   let score: Double?
 }
-let notesDecoded = try store.fetch(Note.self, "SELECT * FROM notes ORDER BY id", keyDecoding: .convertFromSnakeCase)
+let notesDecoded = try store.fetch(
+  DecodedNote.self, "SELECT * FROM notes ORDER BY id", keyDecoding: .convertFromSnakeCase)
 check(notesDecoded.map(\.title) == ["a", "b", "c"] && notesDecoded[2].createdAt == now, "fetch")
-check(try store.fetchOne(Note.self, "SELECT * FROM notes WHERE id = ?", [1])?.score == 1.5, "fetchOne")
-check(try store.fetchOne(Note.self, "SELECT * FROM notes WHERE id = ?", [99]) == nil, "fetchOne none")
+check(try store.fetchOne(DecodedNote.self, "SELECT * FROM notes WHERE id = ?", [1])?.score == 1.5, "fetchOne")
+check(try store.fetchOne(DecodedNote.self, "SELECT * FROM notes WHERE id = ?", [99]) == nil, "fetchOne none")
 
 var scriptRows = 0
 try store.executeScript("SELECT 1; SELECT 2 UNION ALL SELECT 3") { _ in scriptRows += 1 }
@@ -422,6 +423,61 @@ do {
   check(db.sqliteHandle != nil, "sqliteHandle")
   db.close()
   check(db.sqliteHandle == nil, "sqliteHandle after close")
+}
+
+// Records (issue 14): the README's notes example, as it is written there.
+struct Note: FetchableRecord, PersistableRecord {
+  static let databaseTableName = "notes"
+  var id: Int64?
+  var title: String
+}
+extension Note {  // in an extension, so that Note keeps its memberwise init
+  init(row: RowView) throws {
+    id = try row.get("id", as: Int64.self)
+    title = try row.get("title", as: String.self)
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["id"] = id  // nil: NULL, so SQLite picks the rowid
+    container["title"] = title
+  }
+}
+
+do {
+  let documentsPath = directory.appendingPathComponent("records").path
+  try FileManager.default.createDirectory(atPath: documentsPath, withIntermediateDirectories: true)
+  let bundlePath: String? = nil
+  let db = try Database(
+    name: "notes.db",
+    createSQL: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL)",
+    location: DatabaseLocation(documentsDirectory: documentsPath, bundleDirectory: bundlePath))
+
+  var note = Note(id: nil, title: "Buy milk")
+  note.id = try db.insert(note)  // the new rowid
+  note.title = "Buy oat milk"
+  try db.update(note)  // by primary key; no such row: .notFound
+  let notes: [Note] = try db.fetch(Note.self, "SELECT * FROM notes ORDER BY id")
+  let first: Note? = try db.fetchOne(Note.self, key: 1)
+  try db.save(Note(id: 2, title: "Call mum"))  // update, else insert
+
+  try db.execute("INSERT INTO notes(title) VALUES (?)", ["Water plants"])  // or plain SQL
+  let rows: [Row] = try db.rows("SELECT id, title AS t, title FROM notes WHERE id = ?", [1])
+  check(note.id == 1 && notes.map(\.title) == ["Buy oat milk"] && first?.title == "Buy oat milk", "records")
+  check(rows[0]["T"] == .text("Buy oat milk") && db.lastInsertRowID == 3, "records next to SQL")
+  check(try db.fetchAll(Note.self).map(\.title) == ["Buy oat milk", "Call mum", "Water plants"], "fetchAll")
+  do {
+    try db.update(Note(id: 9, title: "gone"))
+    check(false, "updating a missing row must throw")
+  } catch ResultCode.notFound {
+    check(true, "update of a missing row")
+  }
+  check(try db.delete(note) && !(try db.delete(note)), "delete")
+  var streamedTitles: [String] = []
+  try db.forEach(Note.self, "SELECT * FROM notes WHERE id > ?", [1]) { streamedTitles.append($0.title) }
+  check(streamedTitles == ["Call mum", "Water plants"], "forEach")
+  check(try db.insert(Note(id: 2, title: "x"), onConflict: .ignore) == 0, "onConflict")
+  var container = PersistenceContainer()
+  container["title"] = "t"
+  check(container["TITLE"] == .text("t") && container.columns == ["title"], "PersistenceContainer")
 }
 
 print("swift-consumer: every Swift contract name used and checked")
