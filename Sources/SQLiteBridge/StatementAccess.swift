@@ -72,9 +72,15 @@ extension sqlitebridge.Statement {
   /// count (`.range` when it does not match).
   mutating func bindAll(_ arguments: [DatabaseValue]) throws {
     guard expectArgumentCount(arguments.count) else { throw failure }
-    for index in arguments.indices where !bind(arguments[index], at: Int32(truncatingIfNeeded: index + 1)) {
-      throw failure
+    // Through the buffer each value is bound where it lies: the array's
+    // subscript copied every value (and destroyed the copy) first.
+    let bound = arguments.withUnsafeBufferPointer { values in
+      for index in values.indices where !bind(values[index], at: Int32(truncatingIfNeeded: index + 1)) {
+        return false
+      }
+      return true
     }
+    guard bound else { throw failure }
   }
 
   /// The error the core recorded on this statement's connection for the
