@@ -72,8 +72,9 @@ extension sqlitebridge.Statement {
   /// count (`.range` when it does not match).
   mutating func bindAll(_ arguments: [DatabaseValue]) throws {
     guard expectArgumentCount(arguments.count) else { throw failure }
-    // Through the buffer each value is bound where it lies: the array's
-    // subscript copied every value (and destroyed the copy) first.
+    // Through the buffer: no bounds check or array access per value (about
+    // 10 instructions per row less; each value is still copied for the
+    // switch that binds it, and the copy destroyed).
     let bound = arguments.withUnsafeBufferPointer { values in
       for index in values.indices where !bind(values[index], at: Int32(truncatingIfNeeded: index + 1)) {
         return false
