@@ -148,8 +148,13 @@ extension Database {
       // Columns are read after the first step, as forEachRow(of:) does.
       let row = RowView(statement: UnsafePointer(pointer), columns: ColumnTable(pointer.pointee))
       let context = RowDecodingContext(row: row, keyDecoding: keyDecoding, decoding: type)
-      defer { context.endQuery() }
+      // Kept alive to the end: the keyed container does not own it.
+      defer { withExtendedLifetime(context) { context.endQuery() } }
+      // Reserving first asks for `[T]`'s metadata once, before the loop;
+      // otherwise every `append` (after a throwing call) asks again, a
+      // runtime hash lookup per row.
       var result: [T] = []
+      result.reserveCapacity(16)
       repeat {
         result.append(try context.decodeRow(type))
       } while try step(&pointer.pointee)
@@ -165,7 +170,8 @@ extension Database {
       guard try step(&pointer.pointee) else { return nil }
       let row = RowView(statement: UnsafePointer(pointer), columns: ColumnTable(pointer.pointee))
       let context = RowDecodingContext(row: row, keyDecoding: keyDecoding, decoding: type)
-      defer { context.endQuery() }
+      // Kept alive to the end: the keyed container does not own it.
+      defer { withExtendedLifetime(context) { context.endQuery() } }
       return try context.decodeRow(type)
     }
   }

@@ -265,12 +265,13 @@ public final class Database {
   @usableFromInline
   func forEachRow(of statement: inout sqlitebridge.Statement, _ body: (RowView) throws -> Void) throws {
     try withUnsafeMutablePointer(to: &statement) { pointer in
-      var columns: ColumnTable?
-      while try step(&pointer.pointee) {
-        let table = columns ?? ColumnTable(pointer.pointee)
-        columns = table
-        try body(RowView(statement: UnsafePointer(pointer), columns: table))
-      }
+      guard try step(&pointer.pointee) else { return }
+      // One view for every row: the column table is neither retained nor
+      // released per row.
+      let row = RowView(statement: UnsafePointer(pointer), columns: ColumnTable(pointer.pointee))
+      repeat {
+        try body(row)
+      } while try step(&pointer.pointee)
     }
   }
 

@@ -22,15 +22,29 @@ final class RowDecodingContext {
   /// key with itself instead of a scan of the column names. Kept behind a
   /// pointer: a class's stored `var`s pay for a dynamic exclusivity check on
   /// every access, several times per row here.
+  ///
+  /// A key of a plain-data type (a synthesized `CodingKeys` enum) is also
+  /// remembered by its bits and type, so that it is recognized without
+  /// asking for its `stringValue` (a call through two witness tables and a
+  /// string release, per property and row): the same type with the same
+  /// bits is the same key.
   private struct Plan {
     var keys: [String] = []
-    var columns: [Int] = []
+    var slots: [Slot] = []
     var lookup = 0
+  }
+  /// What is known of the key asked for at one place of a row.
+  private struct Slot {
+    /// The key's type when it is plain data (then `bits` are its bits).
+    var type: ObjectIdentifier?
+    var bits: UInt64
+    /// The column the key names, -1 for none.
+    var column: Int
   }
   private let plan: UnsafeMutablePointer<Plan>
   /// The keyed container of the last `Key` type asked for (a
-  /// `KeyedContainerCache<Key>`), reused by every row: making one costs
-  /// generic metadata lookups and an allocation.
+  /// `KeyedContainerCache<KeyedDecodingContainer<Key>>`), reused by every
+  /// row: making one costs generic metadata lookups and an allocation.
   private var cachedKeyType: ObjectIdentifier?
   private var cachedContainer: AnyObject?
   /// The type fetched reads from one column when it is convertible.
@@ -61,21 +75,56 @@ final class RowDecodingContext {
     return try T(from: RowDecoder(context: self))
   }
 
-  /// The column `key` names, or nil.
-  func column(for key: String) -> Int? {
+  /// The column `key` names, or nil. Inlined into each property's read:
+  /// the key asked for at this place on the earlier rows costs one
+  /// comparison of its bits (or of its `stringValue`).
+  @inline(__always)
+  func column<Key: CodingKey>(for key: Key) -> Int? {
     let lookup = plan.pointee.lookup
-    plan.pointee.lookup = lookup + 1
-    if lookup < plan.pointee.keys.count, plan.pointee.keys[lookup] == key {
-      let column = plan.pointee.columns[lookup]
-      return column >= 0 ? column : nil
+    plan.pointee.lookup = lookup &+ 1
+    let bits = Self.bits(of: key)
+    if lookup < plan.pointee.slots.count {
+      let slot = plan.pointee.slots[lookup]
+      if let bits {
+        if slot.type == ObjectIdentifier(Key.self), slot.bits == bits { return slot.column >= 0 ? slot.column : nil }
+      } else if plan.pointee.keys[lookup] == key.stringValue {
+        return slot.column >= 0 ? slot.column : nil
+      }
     }
+    return lookUpColumn(for: key.stringValue, at: lookup, bits: bits, type: ObjectIdentifier(Key.self))
+  }
+
+  /// The bits of `key` when its type is plain data of at most 8 bytes
+  /// (zero-extended), nil otherwise.
+  @inline(__always)
+  static func bits<Key>(of key: Key) -> UInt64? {
+    guard _isPOD(Key.self) else { return nil }
+    // unsafeBitCast reads the value in place (`withUnsafeBytes(of:)` was not
+    // inlined here and cost more than the `stringValue` it replaces). A
+    // synthesized `CodingKeys` enum is one byte: tested first.
+    let size = MemoryLayout<Key>.size
+    if size == 1 { return UInt64(unsafeBitCast(key, to: UInt8.self)) }
+    switch size {
+    case 0: return 0
+    case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+    case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+    case 8: return unsafeBitCast(key, to: UInt64.self)
+    default: return nil
+    }
+  }
+
+  /// The column `key` names, found by name, remembered as the key asked for
+  /// at place `lookup` of a row (with its bits and type when it has bits).
+  @inline(never)
+  private func lookUpColumn(for key: String, at lookup: Int, bits: UInt64?, type: ObjectIdentifier) -> Int? {
     let column = keyNames.firstIndex { Identifier.same($0, key) }
-    if lookup < plan.pointee.keys.count {
+    let slot = Slot(type: bits == nil ? nil : type, bits: bits ?? 0, column: column ?? -1)
+    if lookup < plan.pointee.slots.count {
       plan.pointee.keys[lookup] = key
-      plan.pointee.columns[lookup] = column ?? -1
-    } else if lookup == plan.pointee.keys.count, lookup < 1024 {
+      plan.pointee.slots[lookup] = slot
+    } else if lookup == plan.pointee.slots.count, lookup < 1024 {
       plan.pointee.keys.append(key)
-      plan.pointee.columns.append(column ?? -1)
+      plan.pointee.slots.append(slot)
     }
     return column
   }
@@ -83,27 +132,36 @@ final class RowDecodingContext {
   /// The keyed container for `Key`, made once per query (per key type).
   func keyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedDecodingContainer<Key> {
     if cachedKeyType == ObjectIdentifier(type), let cachedContainer {
-      return unsafeDowncast(cachedContainer, to: KeyedContainerCache<Key>.self).container
+      return unsafeDowncast(cachedContainer, to: KeyedContainerCache<KeyedDecodingContainer<Key>>.self).copy()
     }
+    return makeKeyedContainer(type)
+  }
+
+  /// A new keyed container for `Key`, cached. Apart from `keyedContainer`:
+  /// a local container there made every call (the cached path too) ask for
+  /// the container type's metadata.
+  @inline(never)
+  private func makeKeyedContainer<Key: CodingKey>(_ type: Key.Type) -> KeyedDecodingContainer<Key> {
     let container = KeyedDecodingContainer(RowKeyedContainer<Key>(context: self))
     cachedKeyType = ObjectIdentifier(type)
     cachedContainer = KeyedContainerCache(container)
     return container
   }
 
-  /// Drops the cached keyed container. It holds this context (through its
-  /// `RowKeyedContainer`), so the two would keep each other alive and leak
-  /// once per query: whoever makes a context calls this when the query's
-  /// rows are decoded, thrown or not.
+  /// Drops the cached keyed container. Whoever makes a context calls this
+  /// when the query's rows are decoded, thrown or not, and keeps the
+  /// context alive until then: the container refers to it without owning
+  /// it (see `RowKeyedContainer`).
   func endQuery() {
     cachedKeyType = nil
     cachedContainer = nil
   }
 
   /// Column `column` of the current row, borrowed (see `Statement.column`).
+  /// (`column` is an index of `keyNames`, so it fits an Int32.)
   @inline(__always)
   func view(_ column: Int) -> sqlitebridge.ColumnView {
-    row.statement.pointee.column(Int32(column))
+    row.statement.pointee.column(Int32(truncatingIfNeeded: column))
   }
 
   /// Whether column `column` of the current row is NULL.
@@ -193,9 +251,19 @@ final class RowDecodingContext {
 }
 
 /// Holds a keyed container for reuse (see `RowDecodingContext.keyedContainer`).
-final class KeyedContainerCache<Key: CodingKey> {
-  let container: KeyedDecodingContainer<Key>
-  init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+/// Generic over the container type itself, not its key: copying a
+/// `KeyedDecodingContainer<Key>` in code generic over `Key` asks the runtime
+/// for that type's metadata (a hash lookup, once per row), while in `copy()`
+/// the container's type is a generic argument of the class, read from the
+/// object itself.
+final class KeyedContainerCache<Container> {
+  let container: Container
+  init(_ container: Container) { self.container = container }
+
+  /// A copy of the container. Not inlined: inlined into generic code, it
+  /// would ask for the metadata again.
+  @inline(never)
+  func copy() -> Container { container }
 }
 
 /// Decodes the current row: keyed by column name, or as one value from the
@@ -225,8 +293,27 @@ struct RowDecoder: Decoder {
 
 /// The row's columns by name, for a type's properties. Absent columns are
 /// `keyNotFound`; NULL is `valueNotFound` unless the property is optional.
+///
+/// The context is held unmanaged and used borrowed: the standard library's
+/// container box copies this struct for every property it decodes, and with
+/// a strong reference each copy cost a retain and a release (about a third
+/// of what decoding an integer property cost). The query that made the
+/// context keeps it alive while its rows are decoded (`Database.decodeAll`,
+/// `decodeFirst`), and, like the `RowView` it reads, a container is valid
+/// only while the row it was made for is being decoded.
 struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let context: RowDecodingContext
+  private let unmanaged: Unmanaged<RowDecodingContext>
+
+  init(context: RowDecodingContext) { unmanaged = .passUnretained(context) }
+
+  /// The context, for the paths that are not per property and row.
+  var context: RowDecodingContext { unmanaged.takeUnretainedValue() }
+
+  /// `body` with the context borrowed: no retain, no release.
+  @inline(__always)
+  private func withContext<R>(_ body: (RowDecodingContext) throws -> R) rethrows -> R {
+    try unmanaged._withUnsafeGuaranteedRef(body)
+  }
 
   var codingPath: [any CodingKey] { [] }
 
@@ -239,33 +326,44 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
   }
 
-  func contains(_ key: Key) -> Bool { context.column(for: key.stringValue) != nil }
+  func contains(_ key: Key) -> Bool { withContext { $0.column(for: key) != nil } }
 
   @inline(__always)
   private func column(_ key: Key) throws -> Int {
-    guard let column = context.column(for: key.stringValue) else { throw context.keyNotFound(key) }
-    return column
+    try withContext { context in
+      guard let column = context.column(for: key) else { throw context.keyNotFound(key) }
+      return column
+    }
   }
 
-  func decodeNil(forKey key: Key) throws -> Bool { context.isNull(try column(key)) }
+  func decodeNil(forKey key: Key) throws -> Bool {
+    try withContext { context in
+      guard let column = context.column(for: key) else { throw context.keyNotFound(key) }
+      return context.isNull(column)
+    }
+  }
 
   /// The column for `key` read by `read`. (The coding path is made only for
   /// an error: capturing `key`, of a generic type, costs on every call.)
   @inline(__always)
   private func read<T>(_ type: T.Type, _ key: Key, _ read: (sqlitebridge.ColumnView) -> T?) throws -> T {
-    let column = try column(key)
-    if let value = read(context.view(column)) { return value }
-    throw context.mismatch(type, column: column, codingPath: [key])
+    try withContext { context in
+      guard let column = context.column(for: key) else { throw context.keyNotFound(key) }
+      if let value = read(context.view(column)) { return value }
+      throw context.mismatch(type, column: column, codingPath: [key])
+    }
   }
 
   /// nil for an absent column or NULL; otherwise the column read by `read`.
   @inline(__always)
   private func readIfPresent<T>(_ type: T.Type, _ key: Key, _ read: (sqlitebridge.ColumnView) -> T?) throws -> T? {
-    guard let column = context.column(for: key.stringValue) else { return nil }
-    let view = context.view(column)
-    if view.type == .Null { return nil }
-    if let value = read(view) { return value }
-    throw context.mismatch(type, column: column, codingPath: [key])
+    try withContext { context in
+      guard let column = context.column(for: key) else { return nil }
+      let view = context.view(column)
+      if view.type == .Null { return nil }
+      if let value = read(view) { return value }
+      throw context.mismatch(type, column: column, codingPath: [key])
+    }
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(type, key, ColumnRead.bool) }
@@ -329,7 +427,7 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try readIfPresent(type, key, ColumnRead.integer)
   }
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    guard let column = context.column(for: key.stringValue), !context.isNull(column) else { return nil }
+    guard let column = context.column(for: key), !context.isNull(column) else { return nil }
     return try context.decode(type, column: column, codingPath: [key])
   }
 

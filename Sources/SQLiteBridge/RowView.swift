@@ -8,15 +8,19 @@ import SQLiteBridgeCore
 public struct RowView {
   @usableFromInline let statement: UnsafePointer<sqlitebridge.Statement>
   @usableFromInline let columns: ColumnTable
+  /// `columns.count`, kept here so that a read checks its index without
+  /// loading it from the table.
+  @usableFromInline let columnCount: Int
 
   @usableFromInline
   init(statement: UnsafePointer<sqlitebridge.Statement>, columns: ColumnTable) {
     self.statement = statement
     self.columns = columns
+    self.columnCount = Int(columns.count)
   }
 
   /// Number of columns.
-  @inlinable public var count: Int { Int(columns.count) }
+  @inlinable public var count: Int { columnCount }
 
   /// The name SQL gives column `index` (alias or column name). Traps when
   /// `index` is out of range.

@@ -72,9 +72,16 @@ extension sqlitebridge.Statement {
   /// count (`.range` when it does not match).
   mutating func bindAll(_ arguments: [DatabaseValue]) throws {
     guard expectArgumentCount(arguments.count) else { throw failure }
-    for index in arguments.indices where !bind(arguments[index], at: Int32(truncatingIfNeeded: index + 1)) {
-      throw failure
+    // Through the buffer: no bounds check or array access per value (about
+    // 10 instructions per row less; each value is still copied for the
+    // switch that binds it, and the copy destroyed).
+    let bound = arguments.withUnsafeBufferPointer { values in
+      for index in values.indices where !bind(values[index], at: Int32(truncatingIfNeeded: index + 1)) {
+        return false
+      }
+      return true
     }
+    guard bound else { throw failure }
   }
 
   /// The error the core recorded on this statement's connection for the

@@ -132,27 +132,6 @@ bool Statement::bindBlob(int index, const void* bytes, std::size_t size) noexcep
   return bound(index, sqlite3_bind_blob64(stmt_, index, bytes, size, SQLITE_TRANSIENT));
 }
 
-bool Statement::bind(int index, const Value& value) noexcept {
-  switch (value.type()) {
-    case ValueType::Null:
-      return bindNull(index);
-    case ValueType::Integer:
-      return bindInteger(index, value.asInteger());
-    case ValueType::Real:
-      return bindReal(index, value.asReal());
-    case ValueType::Text:
-    case ValueType::Blob:
-      break;
-  }
-  try {
-    if (value.type() == ValueType::Text) return bindText(index, value.asText());
-    const std::vector<std::uint8_t> blob = value.asBlob();
-    return bindBlob(index, blob.data(), blob.size());
-  } catch (...) {
-    return fail(SQLITE_NOMEM, "out of memory while binding parameter " + std::to_string(index));
-  }
-}
-
 bool Statement::bind(int index, const char* text) noexcept {
   if (text == nullptr) return bindNull(index);
   return bindText(index, text, std::strlen(text));

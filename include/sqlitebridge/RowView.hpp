@@ -43,11 +43,12 @@ class RowView {
   /// `lastError()` is SQLITE_MISMATCH (or SQLITE_RANGE for a bad index),
   /// naming the column and its value.
   template <typename T>
-  bool get(int index, T& out) const {
+  SQLITEBRIDGE_INLINE bool get(int index, T& out) const {
     if (index < 0 || index >= size()) {
       return statement_->failConversion(index, DecodedTypeName<T>::value());
     }
-    if (ColumnDecoder<T>::decode(column(index), out)) return true;
+    // The statement is valid: a view of an invalid one has no columns.
+    if (ColumnDecoder<T>::decode(Statement::readColumn(statement_->stmt_, index), out)) return true;
     return statement_->failConversion(index, DecodedTypeName<T>::value());
   }
   /// Reads the leftmost column named `name` (case-insensitive) into `out`;
@@ -61,6 +62,10 @@ class RowView {
   }
 
  private:
+  friend class Statement;
+  // A view of a statement known to have `size` columns (forEachRow reads
+  // the count once per run, not once per row).
+  RowView(const Statement& statement, int size) noexcept : statement_(&statement), size_(size) {}
   bool failMissingColumn(const std::string& name) const noexcept;
 
   const Statement* statement_;
@@ -70,11 +75,13 @@ class RowView {
 template <typename Body>
 bool Statement::forEachRow(Body&& body) {
   clearError();
+  int columns = -1;  // read after the first step: a re-prepare may change it
   for (;;) {
     const StepResult result = step();
     if (result == StepResult::Done) return !hasError();
     if (result == StepResult::Error) return false;
-    const RowView row(*this);
+    if (columns < 0) columns = columnCount();
+    const RowView row(*this, columns);
     if constexpr (std::is_same_v<std::invoke_result_t<Body&, const RowView&>, bool>) {
       if (!body(row)) return !hasError();
     } else {

@@ -139,8 +139,25 @@ class Statement {
   /// Binds `size` bytes as a blob (copied). Size 0 binds a zero-length blob,
   /// not NULL.
   bool bindBlob(int index, const void* bytes, std::size_t size) noexcept;
-  /// Binds any value.
-  bool bind(int index, const Value& value) noexcept;
+  /// Binds any value (text and blob bytes are copied by SQLite, as by
+  /// `bindText` and `bindBlob`). Inline: an integer binds without a call
+  /// of ours.
+  SQLITEBRIDGE_INLINE bool bind(int index, const Value& value) noexcept {
+    const ColumnView view = value.view();
+    switch (view.type) {
+      case ValueType::Integer:
+        return bindInteger(index, view.integer);
+      case ValueType::Real:
+        return bindReal(index, view.real);
+      case ValueType::Text:
+        return bindText(index, view.bytes, view.size);
+      case ValueType::Blob:
+        return bindBlob(index, view.bytes, view.size);
+      case ValueType::Null:
+        break;
+    }
+    return bindNull(index);
+  }
 
   // Typed binding for C++ callers; each fails as the bind… functions above.
   /// Binds NULL.
@@ -243,28 +260,8 @@ class Statement {
   /// into the statement and are valid until the next step, reset or
   /// finalize. One sqlite3 call per column. An index out of range reads NULL.
   SQLITEBRIDGE_BORROWED SQLITEBRIDGE_INLINE ColumnView column(int index) const noexcept {
-    ColumnView view{ValueType::Null, 0, 0.0, nullptr, 0};
-    if (stmt_ == nullptr) return view;
-    sqlite3_value* value = sqlite3_column_value(stmt_, index);
-    const int type = sqlite3_value_type(value);
-    // Integers first, tested on their own: the commonest case costs a
-    // compare instead of a jump table.
-    if (__builtin_expect(type == SQLITE_INTEGER, 1)) {
-      view.type = ValueType::Integer;
-      view.integer = sqlite3_value_int64(value);
-    } else if (type == SQLITE_FLOAT) {
-      view.type = ValueType::Real;
-      view.real = sqlite3_value_double(value);
-    } else if (type == SQLITE_TEXT) {
-      view.type = ValueType::Text;
-      view.bytes = sqlite3_value_text(value);
-      view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
-    } else if (type == SQLITE_BLOB) {
-      view.type = ValueType::Blob;
-      view.bytes = sqlite3_value_blob(value);
-      view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
-    }
-    return view;
+    if (stmt_ == nullptr) return ColumnView{ValueType::Null, 0, 0.0, nullptr, 0};
+    return readColumn(stmt_, index);
   }
   /// The storage class of column `index` of the current row.
   ValueType columnType(int index) const noexcept { return column(index).type; }
@@ -289,6 +286,31 @@ class Statement {
   friend class Database;
   friend class RowView;
   friend struct interop::StatementAccess;
+  // Column `index` of the current row of `stmt` (not null): `column`
+  // without its check, for RowView, whose statement is valid.
+  SQLITEBRIDGE_INLINE static ColumnView readColumn(sqlite3_stmt* stmt, int index) noexcept {
+    ColumnView view{ValueType::Null, 0, 0.0, nullptr, 0};
+    sqlite3_value* value = sqlite3_column_value(stmt, index);
+    const int type = sqlite3_value_type(value);
+    // Integers first, tested on their own: the commonest case costs a
+    // compare instead of a jump table.
+    if (__builtin_expect(type == SQLITE_INTEGER, 1)) {
+      view.type = ValueType::Integer;
+      view.integer = sqlite3_value_int64(value);
+    } else if (type == SQLITE_FLOAT) {
+      view.type = ValueType::Real;
+      view.real = sqlite3_value_double(value);
+    } else if (type == SQLITE_TEXT) {
+      view.type = ValueType::Text;
+      view.bytes = sqlite3_value_text(value);
+      view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
+    } else if (type == SQLITE_BLOB) {
+      view.type = ValueType::Blob;
+      view.bytes = sqlite3_value_blob(value);
+      view.size = static_cast<std::size_t>(sqlite3_value_bytes(value));
+    }
+    return view;
+  }
   // Named binding in three steps (interop::StatementAccess documents them);
   // `bind(const NamedValues&)` is these three.
   bool beginNamedArguments() noexcept;
