@@ -3,6 +3,7 @@
 #include <string>
 
 #include "ColumnDecoder.hpp"
+#include "ColumnLookup.hpp"
 #include "Row.hpp"
 #include "Statement.hpp"
 #include "Value.hpp"
@@ -17,6 +18,11 @@ class RowView {
  public:
   /// A view of `statement`'s current row.
   explicit RowView(const Statement& statement) noexcept : statement_(&statement), size_(statement.columnCount()) {}
+  /// A view of `statement`'s current row whose reads by name go through
+  /// `lookup` (see `ColumnLookup`; call its `startRow()` first). A null
+  /// `lookup` searches every time, as the constructor above.
+  RowView(const Statement& statement, ColumnLookup* lookup) noexcept
+      : statement_(&statement), size_(statement.columnCount()), lookup_(lookup) {}
 
   /// Number of columns.
   int size() const noexcept { return size_; }
@@ -55,16 +61,29 @@ class RowView {
   /// that name.
   template <typename T>
   bool get(const std::string& name, T& out) const {
-    const int index = columnIndex(name);
+    const int index = indexOf(name);
     if (index < 0) return failMissingColumn(name);
     return get(index, out);
   }
 
  private:
   bool failMissingColumn(const std::string& name) const noexcept;
+  // columnIndex, through the lookup when there is one.
+  int indexOf(const std::string& name) const noexcept {
+    if (lookup_ == nullptr) return columnIndex(name);
+    int index = lookup_->recall(name);
+    if (index != ColumnLookup::kUnknown) {
+      lookup_->advance();
+      return index;
+    }
+    index = columnIndex(name);
+    lookup_->remember(name, index);
+    return index;
+  }
 
   const Statement* statement_;
   int size_;  // read once per row, not once per get
+  ColumnLookup* lookup_ = nullptr;
 };
 
 template <typename Body>
