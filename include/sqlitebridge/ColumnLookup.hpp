@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "SQLite.hpp"
+
 namespace sqlitebridge {
 
 /// Remembers, over the rows of one run of a statement, which column each
@@ -28,11 +30,20 @@ class ColumnLookup {
   /// The column index remembered for `name` at this point of the row, or
   /// `kUnknown` when it must be searched (then `remember` it).
   int recall(const std::string& name) const noexcept {
-    if (next_ < entries_.size() && entries_[next_].name == name) return entries_[next_].index;
-    return kUnknown;
+    if (next_ >= entries_.size()) return kUnknown;
+    const Entry& entry = entries_[next_];
+    const std::size_t size = name.size();
+    if (entry.name.size() != size) return kUnknown;
+    // Names are short: a loop the compiler keeps inline beats a memcmp call.
+    const char* a = entry.name.data();
+    const char* b = name.data();
+    for (std::size_t i = 0; i < size; ++i) {
+      if (a[i] != b[i]) return kUnknown;
+    }
+    return entry.index;
   }
   /// Moves to the next lookup of the row, after a hit of `recall`.
-  void advance() noexcept { ++next_; }
+  SQLITEBRIDGE_INLINE void advance() noexcept { ++next_; }
   /// Remembers that `name` is at `index` (-1: no such column) at this point
   /// of the row, and moves to the next lookup. When memory runs out it only
   /// forgets (the next rows search again).

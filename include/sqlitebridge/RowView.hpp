@@ -33,7 +33,7 @@ class RowView {
   int columnIndex(const std::string& name) const noexcept;
   /// Column `index`, borrowed (see `Statement::column`); NULL when out of
   /// range.
-  ColumnView column(int index) const noexcept { return statement_->column(index); }
+  SQLITEBRIDGE_INLINE ColumnView column(int index) const noexcept { return statement_->column(index); }
   /// Column `index`, copied; NULL when out of range.
   Value value(int index) const noexcept { return statement_->columnValue(index); }
   /// The leftmost column named `name` (case-insensitive), copied; NULL when
@@ -49,7 +49,7 @@ class RowView {
   /// `lastError()` is SQLITE_MISMATCH (or SQLITE_RANGE for a bad index),
   /// naming the column and its value.
   template <typename T>
-  bool get(int index, T& out) const {
+  SQLITEBRIDGE_INLINE bool get(int index, T& out) const {
     if (index < 0 || index >= size()) {
       return statement_->failConversion(index, DecodedTypeName<T>::value());
     }
@@ -60,7 +60,7 @@ class RowView {
   /// fails as `get(int, T&)` does, and with SQLITE_RANGE when no column has
   /// that name.
   template <typename T>
-  bool get(const std::string& name, T& out) const {
+  SQLITEBRIDGE_INLINE bool get(const std::string& name, T& out) const {
     const int index = indexOf(name);
     if (index < 0) return failMissingColumn(name);
     return get(index, out);
@@ -69,7 +69,7 @@ class RowView {
  private:
   bool failMissingColumn(const std::string& name) const noexcept;
   // columnIndex, through the lookup when there is one.
-  int indexOf(const std::string& name) const noexcept {
+  SQLITEBRIDGE_INLINE int indexOf(const std::string& name) const noexcept {
     if (lookup_ == nullptr) return columnIndex(name);
     int index = lookup_->recall(name);
     if (index != ColumnLookup::kUnknown) {
