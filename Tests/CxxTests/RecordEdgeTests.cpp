@@ -44,6 +44,14 @@ struct Keyless {
   std::string title;
 };
 
+// Reads its columns by name in an order that changes from row to row, each
+// name spelled a different way (literal, char buffer, std::string), so the
+// lookup remembered from the row before is wrong every other row.
+struct Shifting {
+  std::int64_t id = 0;
+  std::string title;
+};
+
 // A million rows of this, streamed.
 struct Counter {
   std::int64_t x = 0;
@@ -93,6 +101,23 @@ struct sqlitebridge::RecordTraits<Keyless> {
   static std::vector<std::string> primaryKey() { return {"id"}; }
   static bool read(const RowView& row, Keyless& out) { return row.get("title", out.title); }
   static void write(const Keyless& in, NamedValues& out) { out.add("title", in.title); }
+};
+
+template <>
+struct sqlitebridge::RecordTraits<Shifting> {
+  static constexpr const char* table = "notes";
+  static std::vector<std::string> primaryKey() { return {"id"}; }
+  static bool read(const RowView& row, Shifting& out) {
+    std::int64_t rowid = 0;
+    if (!row.get("rowid_", rowid)) return false;
+    char title[8] = "title";
+    if (rowid % 2 == 0) return row.get(title, out.title) && row.get(std::string("ID"), out.id);
+    return row.get("id", out.id) && row.get(std::string("TITLE"), out.title);
+  }
+  static void write(const Shifting& in, NamedValues& out) {
+    out.add("id", in.id);
+    out.add("title", in.title);
+  }
 };
 
 template <>
@@ -168,6 +193,28 @@ TEST_F(RecordEdgeTest, ARecordWithoutItsKeyColumnFailsWithMisuse) {
   ASSERT_TRUE(db_.insert(Keyless{"two"})) << db_.error();
 }
 
+TEST_F(RecordEdgeTest, ReadsByNameMayChangeOrderFromRowToRow) {
+  for (int id = 1; id <= 6; ++id) {
+    ASSERT_TRUE(db_.execute("INSERT INTO notes(id, title) VALUES (?, ?)", id, "t" + std::to_string(id)));
+  }
+  std::vector<Shifting> out;
+  ASSERT_TRUE(db_.fetch("SELECT rowid AS rowid_, title, id FROM notes ORDER BY id", {}, out)) << db_.error();
+  ASSERT_EQ(out.size(), 6u);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    EXPECT_EQ(out[i].id, static_cast<std::int64_t>(i + 1));
+    EXPECT_EQ(out[i].title, "t" + std::to_string(i + 1));
+  }
+  // A name with NUL inside names no column (it is not cut at the NUL).
+  bool ran = false;
+  EXPECT_FALSE(db_.forEachRow("SELECT id FROM notes", [&](const RowView& row) {
+    std::int64_t id = 0;
+    ran = true;
+    return row.get(std::string("id\0x", 4), id);
+  }));
+  EXPECT_TRUE(ran);
+  EXPECT_TRUE(db_.lastError().is(ResultCode::Range)) << db_.error();
+}
+
 // Peak resident memory (VmHWM) in bytes, after resetting it to the current
 // resident size when `reset` (Linux's clear_refs 5).
 std::int64_t peakResidentBytes(bool reset) {
@@ -185,7 +232,21 @@ const std::string kMillionRows =
     "SELECT x, printf('%040d', x) AS text FROM r";
 constexpr std::int64_t kBound = 16 * 1024 * 1024;
 
+// AddressSanitizer keeps freed blocks aside (its quarantine, 256 MiB by
+// default) and adds shadow memory: resident memory grows there whatever the
+// code does, so the bound is checked in the other builds.
+#if defined(__SANITIZE_ADDRESS__)
+#define SQLITEBRIDGE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SQLITEBRIDGE_ASAN 1
+#endif
+#endif
+
 TEST_F(RecordEdgeTest, ForEachOverAMillionRowsRunsInConstantMemory) {
+#ifdef SQLITEBRIDGE_ASAN
+  GTEST_SKIP() << "resident memory under AddressSanitizer says nothing about the code's";
+#endif
   const std::int64_t before = peakResidentBytes(true);
   ASSERT_GT(before, 0) << "no VmHWM in /proc/self/status";
   std::int64_t rows = 0;

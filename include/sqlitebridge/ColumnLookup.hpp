@@ -29,16 +29,17 @@ class ColumnLookup {
 
   /// The column index remembered for `name` at this point of the row, or
   /// `kUnknown` when it must be searched (then `remember` it).
-  int recall(const std::string& name) const noexcept {
-    if (next_ >= entries_.size()) return kUnknown;
-    const Entry& entry = entries_[next_];
-    const std::size_t size = name.size();
+  int recall(const std::string& name) const noexcept { return recall(name.data(), name.size()); }
+  /// `recall` for the `size` bytes at `name`.
+  SQLITEBRIDGE_INLINE int recall(const char* name, std::size_t size) const noexcept {
+    if (next_ >= count_) return kUnknown;
+    const Entry& entry = entries_.data()[next_];
     if (entry.name.size() != size) return kUnknown;
-    // Names are short: a loop the compiler keeps inline beats a memcmp call.
-    const char* a = entry.name.data();
-    const char* b = name.data();
+    // Names are short: a loop the compiler keeps inline (and unrolls for a
+    // literal) beats a memcmp call.
+    const char* known = entry.name.data();
     for (std::size_t i = 0; i < size; ++i) {
-      if (a[i] != b[i]) return kUnknown;
+      if (known[i] != name[i]) return kUnknown;
     }
     return entry.index;
   }
@@ -54,11 +55,20 @@ class ColumnLookup {
         entries_[next_].index = index;
       } else {
         entries_.push_back(Entry{name, index});
+        count_ = entries_.size();
       }
       ++next_;
     } catch (...) {
       entries_.resize(next_);
+      count_ = entries_.size();
     }
+  }
+
+  /// `statement.columnCount()`, asked once per run (fixed once it steps).
+  template <typename AnyStatement>
+  SQLITEBRIDGE_INLINE int columnCount(const AnyStatement& statement) noexcept {
+    if (columnCount_ < 0) columnCount_ = statement.columnCount();
+    return columnCount_;
   }
 
   /// What `recall` returns when it has no answer.
@@ -71,6 +81,9 @@ class ColumnLookup {
   };
   std::vector<Entry> entries_;
   std::size_t next_ = 0;
+  std::size_t count_ = 0;
+  int columnCount_ =
+      -1;  // of the statement's rows; -1 until the first  // entries_.size(), kept: no division per lookup
 };
 
 }  // namespace sqlitebridge

@@ -22,7 +22,9 @@ class RowView {
   /// `lookup` (see `ColumnLookup`; call its `startRow()` first). A null
   /// `lookup` searches every time, as the constructor above.
   RowView(const Statement& statement, ColumnLookup* lookup) noexcept
-      : statement_(&statement), size_(statement.columnCount()), lookup_(lookup) {}
+      : statement_(&statement),
+        size_(lookup != nullptr ? lookup->columnCount(statement) : statement.columnCount()),
+        lookup_(lookup) {}
 
   /// Number of columns.
   int size() const noexcept { return size_; }
@@ -53,8 +55,7 @@ class RowView {
     if (index < 0 || index >= size()) {
       return statement_->failConversion(index, DecodedTypeName<T>::value());
     }
-    if (ColumnDecoder<T>::decode(column(index), out)) return true;
-    return statement_->failConversion(index, DecodedTypeName<T>::value());
+    return decode(index, out);
   }
   /// Reads the leftmost column named `name` (case-insensitive) into `out`;
   /// fails as `get(int, T&)` does, and with SQLITE_RANGE when no column has
@@ -65,9 +66,35 @@ class RowView {
     if (index < 0) return failMissingColumn(name);
     return get(index, out);
   }
+  /// `get(name, out)` for a name written in place (`row.get("title",
+  /// title)`): with a `ColumnLookup`, a name it remembers is not copied into
+  /// a `std::string` first. The name ends at its first NUL.
+  template <typename T, std::size_t N>
+  SQLITEBRIDGE_INLINE bool get(const char (&name)[N], T& out) const {
+    if (lookup_ != nullptr) {
+      const int index = lookup_->recall(name, std::char_traits<char>::length(name));
+      if (index >= 0) {
+        lookup_->advance();
+        return decode(index, out);  // found in this row's columns: in range
+      }
+    }
+    return getNamed(name, out);
+  }
 
  private:
   bool failMissingColumn(const std::string& name) const noexcept;
+  // `get(index, out)` for an index known to be in range.
+  template <typename T>
+  SQLITEBRIDGE_INLINE bool decode(int index, T& out) const {
+    if (ColumnDecoder<T>::decode(column(index), out)) return true;
+    return statement_->failConversion(index, DecodedTypeName<T>::value());
+  }
+  // `get(const char (&)[N], T&)` without a remembered answer, out of line
+  // so that the inlined hits stay small.
+  template <typename T>
+  __attribute__((noinline)) bool getNamed(const char* name, T& out) const {
+    return get(std::string(name), out);
+  }
   // columnIndex, through the lookup when there is one.
   SQLITEBRIDGE_INLINE int indexOf(const std::string& name) const noexcept {
     if (lookup_ == nullptr) return columnIndex(name);
