@@ -11,6 +11,8 @@
 //   cxx_execute            every row into memory: Database::execute(sql, &rows)
 //   cxx_foreach_index      every value read by index: forEachRow + RowView::get
 //   cxx_insert_positional  rows/4 rows inserted in one transaction, positional
+//   cxx_insert_values      the same rows, each by the variadic execute(sql, values...)
+//   cxx_fetch_record       every row as a record of 10 int64: fetch<Item> (RecordTraits)
 #include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
@@ -36,6 +38,39 @@ using sqlitebridge::Row;
 using sqlitebridge::RowView;
 using sqlitebridge::Value;
 using sqlitebridge::ValueType;
+
+namespace {
+
+/// A row of the item table as a record.
+struct Item {
+  std::int64_t i0, i1, i2, i3, i4, i5, i6, i7, i8, i9;
+};
+
+}  // namespace
+
+/// What a user writes for `Item`: each field read by its column's name.
+template <>
+struct sqlitebridge::RecordTraits<Item> {
+  static constexpr const char* table = "item";
+  static std::vector<std::string> primaryKey() { return {"rowid"}; }
+  static bool read(const RowView& row, Item& out) {
+    return row.get("i0", out.i0) && row.get("i1", out.i1) && row.get("i2", out.i2) && row.get("i3", out.i3) &&
+           row.get("i4", out.i4) && row.get("i5", out.i5) && row.get("i6", out.i6) && row.get("i7", out.i7) &&
+           row.get("i8", out.i8) && row.get("i9", out.i9);
+  }
+  static void write(const Item& in, sqlitebridge::NamedValues& out) {
+    out.add("i0", in.i0);
+    out.add("i1", in.i1);
+    out.add("i2", in.i2);
+    out.add("i3", in.i3);
+    out.add("i4", in.i4);
+    out.add("i5", in.i5);
+    out.add("i6", in.i6);
+    out.add("i7", in.i7);
+    out.add("i8", in.i8);
+    out.add("i9", in.i9);
+  }
+};
 
 namespace {
 
@@ -176,13 +211,63 @@ Workload cxxForEachIndex(const std::string& path, long rows) {
   return workload;
 }
 
+/// Every row as a record kept in memory (issue 14). Raw: a
+/// std::vector<Item> grown by push_back, each field read with
+/// sqlite3_column_int64. Ours: Database::fetch<Item> with the RecordTraits
+/// above (reads by name). Both summed after the clock stops.
+Workload cxxFetchRecord(const std::string& path, long rows) {
+  auto raw = std::make_shared<RawConnection>(path);
+  auto database = std::make_shared<Database>(openOurs(path));
+  Workload workload;
+  workload.name = "cxx_fetch_record";
+  workload.rows = rows;
+  workload.expected = checksum(rows);
+  const auto sum = [](const std::vector<Item>& items) {
+    std::int64_t total = 0;
+    for (const Item& item : items) {
+      total += item.i0 + item.i1 + item.i2 + item.i3 + item.i4 + item.i5 + item.i6 + item.i7 + item.i8 + item.i9;
+    }
+    return total;
+  };
+  workload.raw = [raw, sum]() -> Check {
+    sqlite3_stmt* statement = raw->prepare(kSelectAll);
+    Finalizer finalizer{statement};
+    std::vector<Item> items;
+    int rc;
+    while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
+      Item item;
+      item.i0 = sqlite3_column_int64(statement, 0);
+      item.i1 = sqlite3_column_int64(statement, 1);
+      item.i2 = sqlite3_column_int64(statement, 2);
+      item.i3 = sqlite3_column_int64(statement, 3);
+      item.i4 = sqlite3_column_int64(statement, 4);
+      item.i5 = sqlite3_column_int64(statement, 5);
+      item.i6 = sqlite3_column_int64(statement, 6);
+      item.i7 = sqlite3_column_int64(statement, 7);
+      item.i8 = sqlite3_column_int64(statement, 8);
+      item.i9 = sqlite3_column_int64(statement, 9);
+      items.push_back(item);
+    }
+    if (rc != SQLITE_DONE) throw BenchmarkFailure(std::string("raw step failed: ") + sqlite3_errmsg(raw->handle()));
+    return [items = std::move(items), sum] { return sum(items); };
+  };
+  workload.ours = [database, sum]() -> Check {
+    std::vector<Item> items;
+    if (!database->fetch(kSelectAll, {}, items)) throw BenchmarkFailure("fetch failed: " + database->error());
+    return [items = std::move(items), sum] { return sum(items); };
+  };
+  return workload;
+}
+
 // MARK: Inserting
 
 /// `rows` rows inserted in one transaction into an empty table of its own
 /// database file (informational). Raw: one statement prepared per run,
-/// then bind, step, reset per row. Ours: execute(sql, {Value...}) per row
-/// (the statement cache lends the same statement each time).
-Workload cxxInsertPositional(const std::string& directory, long rows) {
+/// then bind, step, reset per row. Ours (the statement cache lends the same
+/// statement each time): cxx_insert_positional, execute(sql, {Value...})
+/// per row; cxx_insert_values (issue 14), the variadic execute(sql,
+/// values...), which builds no vector.
+Workload cxxInsert(const std::string& directory, long rows, bool variadic) {
   const std::string path = directory + "/insert.db";
   auto raw = std::make_shared<RawConnection>(path);
   raw->exec("DROP TABLE IF EXISTS item");
@@ -195,7 +280,7 @@ Workload cxxInsertPositional(const std::string& directory, long rows) {
     return static_cast<std::int64_t>(sqlite3_column_int64(statement, 1));
   };
   Workload workload;
-  workload.name = "cxx_insert_positional";
+  workload.name = variadic ? "cxx_insert_values" : "cxx_insert_positional";
   workload.rows = rows;
   workload.expected = checksum(rows);
   workload.prepare = [raw] { raw->exec("DELETE FROM item"); };
@@ -229,6 +314,19 @@ Workload cxxInsertPositional(const std::string& directory, long rows) {
     if (!database->execute("COMMIT")) throw BenchmarkFailure("COMMIT failed: " + database->error());
     return check;
   };
+  if (variadic) {
+    workload.ours = [database, rows, check]() -> Check {
+      if (!database->execute("BEGIN")) throw BenchmarkFailure("BEGIN failed: " + database->error());
+      for (long row = 1; row <= rows; ++row) {
+        const std::int64_t r = row;
+        if (!database->execute(kInsertPositional, r, r + 1, r + 2, r + 3, r + 4, r + 5, r + 6, r + 7, r + 8, r + 9)) {
+          throw BenchmarkFailure("insert failed: " + database->error());
+        }
+      }
+      if (!database->execute("COMMIT")) throw BenchmarkFailure("COMMIT failed: " + database->error());
+      return check;
+    };
+  }
   return workload;
 }
 
@@ -345,7 +443,9 @@ int run(const Options& options) {
   const std::vector<std::pair<std::string, std::function<Workload()>>> workloads = {
       {"cxx_execute", [&] { return cxxExecute(fetchPath, options.rows); }},
       {"cxx_foreach_index", [&] { return cxxForEachIndex(fetchPath, options.rows); }},
-      {"cxx_insert_positional", [&] { return cxxInsertPositional(directory.path(), insertRows); }},
+      {"cxx_insert_positional", [&] { return cxxInsert(directory.path(), insertRows, false); }},
+      {"cxx_insert_values", [&] { return cxxInsert(directory.path(), insertRows, true); }},
+      {"cxx_fetch_record", [&] { return cxxFetchRecord(fetchPath, options.rows); }},
   };
   if (!options.only.empty() && std::none_of(workloads.begin(), workloads.end(),
                                             [&](const auto& workload) { return workload.first == options.only; })) {

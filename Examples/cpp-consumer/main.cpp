@@ -28,6 +28,29 @@ namespace sb = sqlitebridge;
 
 namespace {
 
+// A note as a record (see the RecordTraits below).
+struct ExampleNote {
+  std::optional<std::int64_t> id;
+  std::string title;
+};
+
+}  // namespace
+
+template <>
+struct sqlitebridge::RecordTraits<ExampleNote> {
+  static constexpr const char* table = "notes";
+  static std::vector<std::string> primaryKey() { return {"id"}; }
+  static bool read(const RowView& row, ExampleNote& out) {
+    return row.get("id", out.id) && row.get("title", out.title);
+  }
+  static void write(const ExampleNote& in, NamedValues& out) {
+    out.add("id", in.id ? Value(*in.id) : Value());
+    out.add("title", in.title);
+  }
+};
+
+namespace {
+
 int failures = 0;
 
 // Records a failed expectation. Calls on a Database report failure by
@@ -708,6 +731,24 @@ int main() {
     EXPECT(db.removeFunction("double_it", 1));
     EXPECT(db.removeCollation("reversed"));
     EXPECT(!db.execute("SELECT double_it(1)"));
+  }
+
+  // Records (RecordTraits) and values bound without a vector.
+  {
+    sb::Database db = sb::Database::open(":memory:");
+    EXPECT(db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL)"));
+    EXPECT(db.execute("INSERT INTO notes(id, title) VALUES (?, ?)", 1, "Buy milk"));
+    std::int64_t id = 0;
+    EXPECT(db.insert(ExampleNote{std::nullopt, "Call Bob"}, &id) && id == 2);
+    EXPECT(db.update(ExampleNote{id, "Call Alice"}));
+    EXPECT(!db.update(ExampleNote{99, "nobody"}) && db.lastError().is(sb::ResultCode::NotFound));
+    std::vector<ExampleNote> notes;
+    EXPECT(db.fetch("SELECT * FROM notes ORDER BY id", {}, notes) && notes.size() == 2 &&
+           notes[1].title == "Call Alice");
+    std::optional<ExampleNote> one;
+    EXPECT(db.fetchByKey<ExampleNote>(sb::Value(1), one) && one && one->title == "Buy milk");
+    bool removed = false;
+    EXPECT(db.remove(ExampleNote{1, ""}, &removed) && removed);
   }
 
   std::error_code ignored;

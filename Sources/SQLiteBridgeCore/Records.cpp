@@ -236,4 +236,9 @@ bool Database::runRecord(const RecordPlan& plan, RecordBinder bind, void* contex
       std::string());
 }
 
+bool Database::failRecord(int code, const std::string& message) noexcept {
+  if (!connection_) return false;
+  return connection_->fail(code, message, std::string());
+}
+
 }  // namespace sqlitebridge

@@ -200,6 +200,18 @@ class Database {
             typename = std::enable_if_t<std::is_invocable_r_v<bool, Bind&, Statement&> &&
                                         std::is_invocable_v<OnRow&, const RowView&>>>
   bool execute(const std::string& sql, Bind&& bind, OnRow&& onRow);
+  /// Runs exactly one statement with `values` bound to parameters 1...n,
+  /// each with `Statement`'s typed `bind` overload (`Statement::bindValues`):
+  /// `execute(sql, id, title, std::nullopt)`. No vector is built, and the
+  /// statement comes from the cache: an insert loop allocates nothing per
+  /// row for integer, real and text values. Rows it returns are stepped
+  /// through and dropped. Fails with SQLITE_RANGE when the count of values
+  /// is not the statement's parameter count, and as a bind or step fails.
+  /// Enabled only for bindable values (`areExecuteValues`), so every older
+  /// `execute` keeps its meaning: `execute(sql, nullptr)` is still "no
+  /// results" (bind one NULL with `std::nullopt`).
+  template <typename... Values, typename = std::enable_if_t<areExecuteValues<Values...>>>
+  bool execute(const std::string& sql, const Values&... values) noexcept;
 
   /// Runs exactly one statement with `arguments`, calling `body(const
   /// RowView&)` for each row as it is stepped, so a result of any size is
@@ -217,6 +229,11 @@ class Database {
   /// `forEachRow` with named arguments.
   template <typename Body>
   bool forEachRow(const std::string& sql, const NamedValues& arguments, Body&& body);
+  /// `forEachRow` with `values` bound as the variadic `execute` binds them
+  /// (no vector built): `forEachRow(sql, body, minimum, maximum)`.
+  template <typename Body, typename... Values,
+            typename = std::enable_if_t<areExecuteValues<Values...> && std::is_invocable_v<Body&, const RowView&>>>
+  bool forEachRow(const std::string& sql, Body&& body, const Values&... values);
   /// `forEachRow` with named arguments written in place (`{{"id", 1}}`), as
   /// for `execute`; `{}` means no arguments.
   template <typename Body>
@@ -460,7 +477,79 @@ class Database {
   // and written as columns. Every statement is written, and every rule
   // (which row an update matches, a missing row, what save does) decided,
   // by `planRecord`/`runRecord` below, which the Swift facade calls too.
-  // RECORD TEMPLATES GO HERE
+  //
+  // The reads (`fetch`, `fetchOne`, `forEach`, `fetchByKey`, `fetchAll`)
+  // make each record with `RecordTraits<T>::read`, a default-constructed `T`
+  // filled from a `RowView` whose reads by name look each name up once per
+  // statement run (`ColumnLookup`). A `read` that returns false fails the
+  // whole call with the error it recorded (SQLITE_RANGE naming a missing
+  // column, SQLITE_MISMATCH naming a column whose value does not convert),
+  // or with SQLITE_ABORT when it recorded none; so does a `read` that
+  // returned true after a failed `get`. On failure `out` is left as it
+  // was. A C++ exception from `read` or a body propagates (with `out` left
+  // as it was); running out of memory fails with SQLITE_NOMEM.
+  //
+  // The writes (`insert`, `update`, `save`, `remove`) take the record's
+  // columns from `RecordTraits<T>::write` and run the core's plan for them.
+  // They fail with SQLITE_MISUSE when the table or a column name holds NUL,
+  // and, for `update`, `save` and `remove`, when `primaryKey()` is empty or
+  // names a column `write` does not give; otherwise with SQLite's error
+  // (no such table or column, a broken constraint, ...).
+
+  /// Runs exactly one statement with `arguments` (as `execute`: SQLITE_RANGE
+  /// when their count is not the statement's) and appends a `T` per row to
+  /// `out`; appends nothing on failure.
+  template <typename T>
+  bool fetch(const std::string& sql, const std::vector<Value>& arguments, std::vector<T>& out);
+  /// The first row as a `T` in `out` (`std::nullopt` when there is none);
+  /// later rows are not read. Fails as `fetch`, leaving `out` as it was.
+  template <typename T>
+  bool fetchOne(const std::string& sql, const std::vector<Value>& arguments, std::optional<T>& out);
+  /// Calls `body(const T&)` with each row as a `T`, made as the statement is
+  /// stepped: a result of any size is read in constant memory. The body
+  /// returns void, or bool: false stops early (a success). Fails as `fetch`.
+  template <typename T, typename Body>
+  bool forEach(const std::string& sql, const std::vector<Value>& arguments, Body&& body);
+  /// The row of `T`'s table whose single-column primary key is `key`, or
+  /// `std::nullopt` (`SELECT * FROM "table" WHERE "key" = ?`). Fails as
+  /// the form below with `{key}` (SQLITE_RANGE when `T`'s key has several
+  /// columns). (Named `fetchByKey`, not `fetchOne`, so that
+  /// `fetchOne<T>(sql, ...)` is never read as a key.)
+  template <typename T>
+  bool fetchByKey(const Value& key, std::optional<T>& out);
+  /// The row of `T`'s table whose primary key columns hold `key`, in
+  /// `primaryKey()` order. Fails with SQLITE_RANGE when `key` does not have
+  /// one value per key column, with SQLITE_MISUSE when `T` declares no key.
+  template <typename T>
+  bool fetchByKey(const std::vector<Value>& key, std::optional<T>& out);
+  /// Appends every row of `T`'s table to `out` (`SELECT * FROM "table"`, in
+  /// SQLite's order). Fails as `fetch`.
+  template <typename T>
+  bool fetchAll(std::vector<T>& out);
+  /// Inserts `record` (`INSERT INTO "table" (columns) VALUES (...)`, its
+  /// columns as `write` gives them) and sets `*rowID`, when not null, to the
+  /// new row's rowid. Fails with SQLite's error for a broken constraint
+  /// (SQLITE_CONSTRAINT_PRIMARYKEY, ...).
+  template <typename T, typename = std::enable_if_t<IsRecord<T>::value>>
+  bool insert(const T& record, std::int64_t* rowID = nullptr);
+  /// `insert` with `INSERT OR <onConflict>`: `Replace` replaces the row in
+  /// the way, `Ignore` skips the record (then `*rowID` is 0).
+  template <typename T, typename = std::enable_if_t<IsRecord<T>::value>>
+  bool insert(const T& record, ConflictResolution onConflict, std::int64_t* rowID = nullptr);
+  /// Updates the row with `record`'s primary key, setting its other columns.
+  /// Fails with SQLITE_NOTFOUND, naming the table and the key values, when
+  /// no row has that key.
+  template <typename T, typename = std::enable_if_t<IsRecord<T>::value>>
+  bool update(const T& record);
+  /// Updates the row with `record`'s primary key, or inserts `record` when
+  /// there is none (a NULL key matches no row, so an INTEGER PRIMARY KEY
+  /// left NULL is assigned a new rowid).
+  template <typename T, typename = std::enable_if_t<IsRecord<T>::value>>
+  bool save(const T& record);
+  /// Deletes the row with `record`'s primary key; sets `*removed`, when not
+  /// null, to whether there was one (a missing row is not a failure).
+  template <typename T, typename = std::enable_if_t<IsRecord<T>::value>>
+  bool remove(const T& record, bool* removed = nullptr);
 
   // MARK: Custom functions and collations
 
@@ -709,6 +798,20 @@ class Database {
   bool runRecordStatement(const std::string& sql, const std::vector<int>& order, RecordBinder bind,
                           void* context) noexcept;
   bool failMissingRecord(const RecordPlan& plan, RecordBinder bind, void* context) noexcept;
+  // The record templates (DatabaseRecords.hpp): records that error where
+  // lastError() reports it; returns false.
+  bool failRecord(int code, const std::string& message) noexcept;
+  // A plan for `T`'s records of the columns of `values`, made by planRecord
+  // once per thread and shape (DatabaseRecords.hpp); null when planning failed.
+  template <typename T>
+  const RecordPlan* recordPlan(RecordOperation operation, const NamedValues* values, ConflictResolution onConflict);
+  template <typename T>
+  bool writeRecord(RecordOperation operation, const T& record, ConflictResolution onConflict, std::int64_t* rowID,
+                   bool* changed);
+  // Steps `statement` (bound), calling `each(T&&)` with each row read as a
+  // `T` until it returns false.
+  template <typename T, typename Each>
+  bool stepRecords(Statement& statement, Each&& each);
 
   std::shared_ptr<Connection> connection_;
 };
@@ -780,3 +883,6 @@ bool Database::executeScript(const std::string& sql, OnRow&& onRow) {
 }
 
 }  // namespace sqlitebridge
+
+// The record templates' definitions, and the variadic execute's.
+#include "DatabaseRecords.hpp"

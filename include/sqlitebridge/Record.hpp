@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "TableHelpers.hpp"
@@ -85,5 +86,13 @@ using RecordBinder = bool (*)(void* context, Statement* statement, const int* co
 /// lists them, with the key columns among them.
 template <typename T>
 struct RecordTraits;
+
+/// True when `RecordTraits<T>` is specialized (it has `table`): the record
+/// templates of `Database` take part in overload resolution only then, so
+/// `insert("notes", {...})` and the other table helpers keep their meaning.
+template <typename T, typename = void>
+struct IsRecord : std::false_type {};
+template <typename T>
+struct IsRecord<T, std::void_t<decltype(RecordTraits<T>::table)>> : std::true_type {};
 
 }  // namespace sqlitebridge

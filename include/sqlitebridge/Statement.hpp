@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "BindableValue.hpp"
 #include "ColumnView.hpp"
 #include "Date.hpp"
 #include "Error.hpp"
@@ -216,6 +217,22 @@ class Statement {
   bool bind(std::initializer_list<NamedValues::value_type> arguments) {
     if (arguments.size() == 0) return bind(std::vector<Value>());
     return bind(NamedValues(arguments));
+  }
+
+  /// Binds `values` to parameters 1...n, each with its typed `bind`
+  /// overload (see `IsBindableValue`), after checking their count with
+  /// `expectArgumentCount` (SQLITE_RANGE when it is not the statement's
+  /// parameter count; nothing is bound then). Stops at the first bind that
+  /// fails (its error: SQLITE_TOOBIG, SQLITE_RANGE for an unsigned value
+  /// above INT64_MAX, ...). Builds no vector: nothing is allocated for
+  /// integer, real and text values (SQLite copies text and blobs itself).
+  template <typename... Values>
+  bool bindValues(const Values&... values) noexcept {
+    static_assert((isBindableValue<Values> && ...),
+                  "bindValues binds null, bool, numbers, text, blobs, dates, UUIDs, Values and optionals of them");
+    if (!expectArgumentCount(sizeof...(Values))) return false;
+    [[maybe_unused]] int index = 0;
+    return (bind(++index, values) && ...);
   }
 
   /// Sets every parameter back to NULL.
