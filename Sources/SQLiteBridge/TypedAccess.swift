@@ -69,6 +69,13 @@ extension RowView {
   public func get<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type) throws -> T {
     guard index >= 0, index < count else { throw DatabaseError.columnIndexOutOfRange(index, count: count, sql: sql) }
     let column = statement.pointee.column(Int32(truncatingIfNeeded: index))
+    // An integer column read as Int64 (or a 64-bit Int) is itself: the
+    // commonest read skips building and dropping a DatabaseValue. The
+    // type tests fold away once `T` is known.
+    if column.type == .Integer {
+      if T.self == Int64.self { return unsafeBitCast(column.integer, to: T.self) }
+      if T.self == Int.self, MemoryLayout<Int>.size == 8 { return unsafeBitCast(Int(column.integer), to: T.self) }
+    }
     let value = DatabaseValue(column)
     guard let converted = T.fromDatabaseValue(value) else {
       throw DatabaseError.conversion(
