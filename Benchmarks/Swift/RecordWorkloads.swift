@@ -108,16 +108,7 @@ extension Workloads {
   func insertRecord(rows: Int) throws -> Workload {
     try insertWorkload(
       name: "insert_record", rows: rows,
-      raw: { raw, rows in
-        let statement = raw.prepare(Self.insertPositional)
-        defer { sqlite3_finalize(statement) }
-        for row in 1...rows {
-          let r = Int64(row)
-          for column in 0..<Int32(10) { sqlite3_bind_int64(statement, column + 1, r + Int64(column)) }
-          guard sqlite3_step(statement) == SQLITE_DONE else { fatalError("insert failed") }
-          sqlite3_reset(statement)
-        }
-      },
+      raw: Self.rawInsertPositional,
       ours: { database, row in
         let r = Int64(row)
         try database.insert(

@@ -172,6 +172,14 @@ bool Database::runRecordStatement(const std::string& sql, const std::vector<int>
   }
 }
 
+bool Database::runRecordInsert(const std::string& sql, const std::vector<int>& order, RecordBinder bind, void* context,
+                               std::int64_t* rowID, bool* inserted) noexcept {
+  if (!runRecordStatement(sql, order, bind, context)) return false;
+  if (rowID != nullptr) *rowID = interop::TableHelperAccess::insertedRowID(*this);
+  if (inserted != nullptr) *inserted = changes() > 0;
+  return true;
+}
+
 bool Database::failMissingRecord(const RecordPlan& plan, RecordBinder bind, void* context) noexcept {
   Connection& connection = *connection_;
   try {
@@ -206,10 +214,7 @@ bool Database::runRecord(const RecordPlan& plan, RecordBinder bind, void* contex
   if (bind == nullptr) return connection_->fail(SQLITE_MISUSE, "a record needs a binder", std::string());
   switch (plan.operation) {
     case RecordOperation::Insert:
-      if (!runRecordStatement(plan.sql, plan.bindOrder, bind, context)) return false;
-      if (rowID != nullptr) *rowID = interop::TableHelperAccess::insertedRowID(*this);
-      if (changed != nullptr) *changed = changes() > 0;
-      return true;
+      return runRecordInsert(plan.sql, plan.bindOrder, bind, context, rowID, changed);
     case RecordOperation::Update:
       if (!runRecordStatement(plan.sql, plan.bindOrder, bind, context)) return false;
       if (changes() == 0) return failMissingRecord(plan, bind, context);
@@ -218,10 +223,7 @@ bool Database::runRecord(const RecordPlan& plan, RecordBinder bind, void* contex
     case RecordOperation::Save:
       if (!runRecordStatement(plan.sql, plan.bindOrder, bind, context)) return false;
       if (changes() > 0) return true;
-      if (!runRecordStatement(plan.insertSQL, plan.insertBindOrder, bind, context)) return false;
-      if (rowID != nullptr) *rowID = interop::TableHelperAccess::insertedRowID(*this);
-      if (changed != nullptr) *changed = changes() > 0;
-      return true;
+      return runRecordInsert(plan.insertSQL, plan.insertBindOrder, bind, context, rowID, changed);
     case RecordOperation::Delete:
       if (!runRecordStatement(plan.sql, plan.bindOrder, bind, context)) return false;
       if (changed != nullptr) *changed = changes() > 0;

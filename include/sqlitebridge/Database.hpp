@@ -797,6 +797,10 @@ class Database {
   bool runRecord(const RecordPlan& plan, RecordBinder bind, void* context, std::int64_t* rowID, bool* changed) noexcept;
   bool runRecordStatement(const std::string& sql, const std::vector<int>& order, RecordBinder bind,
                           void* context) noexcept;
+  // An INSERT of a plan: `*rowID` the new row's rowid (0 when none went
+  // in), `*inserted` whether one did.
+  bool runRecordInsert(const std::string& sql, const std::vector<int>& order, RecordBinder bind, void* context,
+                       std::int64_t* rowID, bool* inserted) noexcept;
   bool failMissingRecord(const RecordPlan& plan, RecordBinder bind, void* context) noexcept;
   // The record templates (DatabaseRecords.hpp): records that error where
   // lastError() reports it; returns false.
@@ -812,6 +816,10 @@ class Database {
   // `T` until it returns false.
   template <typename T, typename Each>
   bool stepRecords(Statement& statement, Each&& each);
+  // Steps `statement` (bound) and sets `out` to its first row read as a
+  // `T` (empty when there is none); `out` is unchanged on failure.
+  template <typename T>
+  bool stepFirstRecord(Statement& statement, std::optional<T>& out);
 
   std::shared_ptr<Connection> connection_;
 };

@@ -181,19 +181,7 @@ template <typename T>
 bool Database::fetchOne(const std::string& sql, const std::vector<Value>& arguments, std::optional<T>& out) {
   Statement statement = cachedStatementForArguments(sql.data(), sql.size());
   if (!statement.isValid() || !statement.bind(arguments)) return false;
-  std::optional<T> first;
-  try {
-    if (!stepRecords<T>(statement, [&first](T&& record) {
-          first = std::move(record);
-          return false;
-        })) {
-      return false;
-    }
-  } catch (const std::bad_alloc&) {
-    return failRecord(SQLITE_NOMEM, "out of memory while reading a record");
-  }
-  out = std::move(first);
-  return true;
+  return stepFirstRecord(statement, out);
 }
 
 template <typename T, typename Body>
@@ -233,10 +221,15 @@ bool Database::fetchByKey(const std::vector<Value>& key, std::optional<T>& out) 
   for (std::size_t i = 0; i < plan->bindOrder.size(); ++i) {
     if (!statement.bind(static_cast<int>(i + 1), key[static_cast<std::size_t>(plan->bindOrder[i])])) return false;
   }
-  std::optional<T> found;
+  return stepFirstRecord(statement, out);
+}
+
+template <typename T>
+bool Database::stepFirstRecord(Statement& statement, std::optional<T>& out) {
+  std::optional<T> first;
   try {
-    if (!stepRecords<T>(statement, [&found](T&& record) {
-          found = std::move(record);
+    if (!stepRecords<T>(statement, [&first](T&& record) {
+          first = std::move(record);
           return false;
         })) {
       return false;
@@ -244,7 +237,7 @@ bool Database::fetchByKey(const std::vector<Value>& key, std::optional<T>& out) 
   } catch (const std::bad_alloc&) {
     return failRecord(SQLITE_NOMEM, "out of memory while reading a record");
   }
-  out = std::move(found);
+  out = std::move(first);
   return true;
 }
 
