@@ -480,4 +480,14 @@ do {
   check(container["TITLE"] == .text("t") && container.columns == ["title"], "PersistenceContainer")
 }
 
+// Values bound without an array (issue 14).
+do {
+  let db = try Database(path: ":memory:")
+  try db.execute("CREATE TABLE t(a INTEGER, b TEXT)")
+  try db.execute("INSERT INTO t VALUES (?, ?)", values: 1, "one")
+  var seen: [String] = []
+  try db.forEachRow("SELECT b FROM t WHERE a = ?", values: 1) { row in seen.append(try row.get(0, as: String.self)) }
+  check(seen == ["one"], "execute(_:values:) and forEachRow(_:values:body:)")
+}
+
 print("swift-consumer: every Swift contract name used and checked")
