@@ -57,50 +57,31 @@ extension Workloads {
     }
   }
 
-  /// The raw side of the record fetches: every row built by hand, as
-  /// fetch_decodable's raw side does.
-  private func rawRecords(_ raw: RawConnection) -> Check {
-    let statement = raw.prepare(Self.selectAll)
-    defer { sqlite3_finalize(statement) }
-    var result: [RecordItem] = []
-    while sqlite3_step(statement) == SQLITE_ROW {
-      result.append(
-        RecordItem(
-          i0: sqlite3_column_int64(statement, 0), i1: sqlite3_column_int64(statement, 1),
-          i2: sqlite3_column_int64(statement, 2), i3: sqlite3_column_int64(statement, 3),
-          i4: sqlite3_column_int64(statement, 4), i5: sqlite3_column_int64(statement, 5),
-          i6: sqlite3_column_int64(statement, 6), i7: sqlite3_column_int64(statement, 7),
-          i8: sqlite3_column_int64(statement, 8), i9: sqlite3_column_int64(statement, 9)))
-    }
-    return { result.reduce(0) { $0 &+ $1.sum } }
+  /// A workload that fetches every row as `T` (raw: `rawItems`, the same
+  /// ten integers per row built by hand).
+  private func recordFetch<T: FetchableRecord>(
+    name: String, rows: Int, _ type: T.Type, sum: @escaping (T) -> Int64
+  ) throws -> Workload {
+    let raw = RawConnection(path: path)
+    let database = try Database(path: path)
+    return Workload(
+      name: name, rows: rows,
+      raw: { Self.rawItems(raw) },
+      ours: {
+        let result = try database.fetch(T.self, Self.selectAll)
+        return { result.reduce(0) { $0 &+ sum($1) } }
+      },
+      expected: Self.checksum(rows: rows))
   }
 
   /// 7. Every row built as a `FetchableRecord` (by column index).
   func fetchRecord(rows: Int) throws -> Workload {
-    let raw = RawConnection(path: path)
-    let database = try Database(path: path)
-    return Workload(
-      name: "fetch_record", rows: rows,
-      raw: { rawRecords(raw) },
-      ours: {
-        let result = try database.fetch(RecordItem.self, Self.selectAll)
-        return { result.reduce(0) { $0 &+ $1.sum } }
-      },
-      expected: Self.checksum(rows: rows))
+    try recordFetch(name: "fetch_record", rows: rows, RecordItem.self) { $0.sum }
   }
 
   /// 7b. The same, each column read by name (no target: for comparison).
   func fetchRecordByName(rows: Int) throws -> Workload {
-    let raw = RawConnection(path: path)
-    let database = try Database(path: path)
-    return Workload(
-      name: "fetch_record_name", rows: rows,
-      raw: { rawRecords(raw) },
-      ours: {
-        let result = try database.fetch(NamedRecordItem.self, Self.selectAll)
-        return { result.reduce(0) { $0 &+ $1.item.sum } }
-      },
-      expected: Self.checksum(rows: rows))
+    try recordFetch(name: "fetch_record_name", rows: rows, NamedRecordItem.self) { $0.item.sum }
   }
 
   /// 8. Rows inserted as records, `insert(record)` per row (raw: one

@@ -121,27 +121,31 @@ struct Workloads {
     var sum: Int64 { i0 &+ i1 &+ i2 &+ i3 &+ i4 &+ i5 &+ i6 &+ i7 &+ i8 &+ i9 }
   }
 
+  /// The raw side of the struct fetches (fetch_decodable, fetch_record):
+  /// every row built by hand into an `[Item]`.
+  static func rawItems(_ raw: RawConnection) -> Check {
+    let statement = raw.prepare(selectAll)
+    defer { sqlite3_finalize(statement) }
+    var result: [Item] = []
+    while sqlite3_step(statement) == SQLITE_ROW {
+      result.append(
+        Item(
+          i0: sqlite3_column_int64(statement, 0), i1: sqlite3_column_int64(statement, 1),
+          i2: sqlite3_column_int64(statement, 2), i3: sqlite3_column_int64(statement, 3),
+          i4: sqlite3_column_int64(statement, 4), i5: sqlite3_column_int64(statement, 5),
+          i6: sqlite3_column_int64(statement, 6), i7: sqlite3_column_int64(statement, 7),
+          i8: sqlite3_column_int64(statement, 8), i9: sqlite3_column_int64(statement, 9)))
+    }
+    return { result.reduce(0) { $0 &+ $1.sum } }
+  }
+
   /// 4. Every row decoded into a struct (raw: built by hand).
   func fetchDecodable(rows: Int) throws -> Workload {
     let raw = RawConnection(path: path)
     let database = try Database(path: path)
     return Workload(
       name: "fetch_decodable", rows: rows,
-      raw: {
-        let statement = raw.prepare(Self.selectAll)
-        defer { sqlite3_finalize(statement) }
-        var result: [Item] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-          result.append(
-            Item(
-              i0: sqlite3_column_int64(statement, 0), i1: sqlite3_column_int64(statement, 1),
-              i2: sqlite3_column_int64(statement, 2), i3: sqlite3_column_int64(statement, 3),
-              i4: sqlite3_column_int64(statement, 4), i5: sqlite3_column_int64(statement, 5),
-              i6: sqlite3_column_int64(statement, 6), i7: sqlite3_column_int64(statement, 7),
-              i8: sqlite3_column_int64(statement, 8), i9: sqlite3_column_int64(statement, 9)))
-        }
-        return { result.reduce(0) { $0 &+ $1.sum } }
-      },
+      raw: { Self.rawItems(raw) },
       ours: {
         let result = try database.fetch(Item.self, Self.selectAll)
         return { result.reduce(0) { $0 &+ $1.sum } }

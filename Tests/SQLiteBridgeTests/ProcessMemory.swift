@@ -65,3 +65,33 @@ func resetProcessPeakResident() -> Bool {
   defer { try? handle.close() }
   return (try? handle.write(contentsOf: Data("5".utf8))) != nil
 }
+
+/// Rows x = 1...? with y = 2x, made by SQLite itself: what the million-row
+/// streaming tests read.
+let countingRowsSQL = """
+  WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?)
+  SELECT x, x * 2 AS y FROM c
+  """
+
+/// How much a stream grew the process: its peak resident set, and its
+/// current one as sampled while the stream ran (nil where not available).
+struct StreamMemory {
+  var peakGrowth: Int
+  var currentGrowth: Int?
+}
+
+/// Runs `body`, which calls `sample()` once per row it streams, and returns
+/// how much it grew the process (the current resident set is read every
+/// 100,000 samples).
+func measuringStreamMemory(_ body: (_ sample: () -> Void) throws -> Void) rethrows -> StreamMemory {
+  let peakBefore = processPeakResident()
+  let currentBefore = processResident()
+  var currentMax = currentBefore ?? 0
+  var samples = 0
+  try body {
+    samples += 1
+    if samples % 100_000 == 0, let current = processResident() { currentMax = max(currentMax, current) }
+  }
+  return StreamMemory(
+    peakGrowth: processPeakResident() - peakBefore, currentGrowth: currentBefore.map { currentMax - $0 })
+}

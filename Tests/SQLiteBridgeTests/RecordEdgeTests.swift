@@ -214,25 +214,20 @@ struct RecordEdgeTests {
     defer { memoryHeavyTests.unlock() }
     let database = try memoryDatabase()
     let rowCount: Int64 = 1_000_000
-    let sql = """
-      WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?)
-      SELECT x, x * 2 AS y FROM c
-      """
+    let sql = countingRowsSQL
     try database.forEach(Pair.self, sql, [1000]) { _ in }  // warm up
 
-    let peakBefore = processPeakResident()
-    let currentBefore = processResident()
-    var currentMax = currentBefore ?? 0
     var count: Int64 = 0
     var sumY: Int64 = 0
     var ordered = true
-    try database.forEach(Pair.self, sql, [.integer(rowCount)]) { pair in
-      count += 1
-      if pair.x != count { ordered = false }
-      sumY &+= pair.y
-      if count % 100_000 == 0, let current = processResident() { currentMax = max(currentMax, current) }
+    let memory = try measuringStreamMemory { sample in
+      try database.forEach(Pair.self, sql, [.integer(rowCount)]) { pair in
+        count += 1
+        if pair.x != count { ordered = false }
+        sumY &+= pair.y
+        sample()
+      }
     }
-    let peakGrowth = processPeakResident() - peakBefore
     #expect(count == rowCount)
     #expect(ordered)
     #expect(sumY == rowCount * (rowCount + 1))
@@ -240,9 +235,9 @@ struct RecordEdgeTests {
     // A million two-Int64 records kept in an array would take 16 MB and
     // more as rows; streamed, the process must not grow by that.
     let bound = 8 * 1024 * 1024
-    #expect(peakGrowth < bound, "peak RSS grew \(peakGrowth / 1024) KiB")
-    if let currentBefore {
-      #expect(currentMax - currentBefore < bound, "RSS grew \((currentMax - currentBefore) / 1024) KiB")
+    #expect(memory.peakGrowth < bound, "peak RSS grew \(memory.peakGrowth / 1024) KiB")
+    if let currentGrowth = memory.currentGrowth {
+      #expect(currentGrowth < bound, "RSS grew \(currentGrowth / 1024) KiB")
     }
   }
 }

@@ -244,38 +244,34 @@ struct StreamingTests {
     defer { memoryHeavyTests.unlock() }
     let database = try memoryDatabase()
     let rowCount: Int64 = 1_000_000
-    let sql = """
-      WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?)
-      SELECT x, x * 2 AS y FROM c
-      """
+    let sql = countingRowsSQL
     // Warm up (prepare, fill SQLite's caches) before measuring.
     try database.forEachRow(sql, [1000]) { _ in }
 
-    let peakBefore = processPeakResident()
-    let currentBefore = processResident()
-    var currentMax = currentBefore ?? 0
     let start = ContinuousClock.now
     var count: Int64 = 0
     var sumX: Int64 = 0
     var sumY: Int64 = 0
     var ordered = true
-    try database.forEachRow(sql, [.integer(rowCount)]) { row in
-      guard case .integer(let x) = row[0], case .integer(let y) = row[1], row.count == 2 else {
-        ordered = false
-        return
+    let memory = try measuringStreamMemory { sample in
+      try database.forEachRow(sql, [.integer(rowCount)]) { row in
+        guard case .integer(let x) = row[0], case .integer(let y) = row[1], row.count == 2 else {
+          ordered = false
+          return
+        }
+        if count == 0, row.columnName(1) != "y" { ordered = false }
+        count += 1
+        if x != count { ordered = false }
+        sumX &+= x
+        sumY &+= y
+        sample()
       }
-      if count == 0, row.columnName(1) != "y" { ordered = false }
-      count += 1
-      if x != count { ordered = false }
-      sumX &+= x
-      sumY &+= y
-      if count % 100_000 == 0, let current = processResident() { currentMax = max(currentMax, current) }
     }
     let elapsed = ContinuousClock.now - start
-    let peakGrowth = processPeakResident() - peakBefore
-    let currentGrowth = currentBefore.map { currentMax - $0 }
+    let peakGrowth = memory.peakGrowth
+    let currentGrowth = memory.currentGrowth
     print(
-      "forEachRow streamed \(count) rows in \(elapsed); peak RSS \(peakBefore / 1024) KiB grew by "
+      "forEachRow streamed \(count) rows in \(elapsed); peak RSS grew by "
         + "\(peakGrowth / 1024) KiB; current RSS grew by \(currentGrowth.map { "\($0 / 1024) KiB" } ?? "n/a")")
 
     #expect(count == rowCount)
