@@ -22,6 +22,7 @@ void Connection::close() noexcept {
   unregisterOpenFile(openFile);
   openFile = FileIdentity();
   busyTimeoutMilliseconds = 0;
+  keyed = false;
 }
 
 void Connection::clearError() noexcept {

@@ -35,6 +35,9 @@ class Connection {
   /// The main database file while open (unknown for in-memory and temporary
   /// databases), recorded in the process's open files until `close`.
   FileIdentity openFile;
+  /// Whether the connection was opened with an encryption key
+  /// (Configuration::key): only such a database can be re-keyed.
+  bool keyed = false;
 
   /// Failures recorded so far, and the first one since `failureMark` (a
   /// queue or pool block starting sets the mark to the count, to tell

@@ -316,7 +316,7 @@ bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error&
       // A read transaction takes its snapshot at its first read, so read now:
       // the block sees the database as it is when it starts.
       const bool begun = kind == LeaseKind::Read ? database.execute("BEGIN DEFERRED") &&
-                                                       database.execute("SELECT 1 FROM sqlite_schema LIMIT 1")
+                                                       database.execute("SELECT 1 FROM sqlite_master LIMIT 1")
                                                  : database.execute("BEGIN IMMEDIATE");
       if (begun) return true;
       error = database.lastError();

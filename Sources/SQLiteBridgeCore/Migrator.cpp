@@ -52,7 +52,7 @@ bool checkRegistered(Connection& connection, const std::vector<std::string>& reg
 bool readApplied(Connection& connection, std::vector<std::string>& applied) {
   applied.clear();
   bool exists = false;
-  if (!query(connection, "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE", {kTable},
+  if (!query(connection, "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE", {kTable},
              [&](sqlite3_stmt*) { exists = true; })) {
     return false;
   }

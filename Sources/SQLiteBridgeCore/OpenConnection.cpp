@@ -1,5 +1,8 @@
 #include "OpenConnection.hpp"
 
+#include "Encryption.hpp"
+#include "SQLiteFeatures.hpp"
+
 namespace sqlitebridge {
 
 namespace {
@@ -104,10 +107,12 @@ int setJournalMode(sqlite3* db, JournalMode mode, std::string& kept) {
 
 // A step of the open failed with `rc`: records SQLite's error, says which
 // lock when it is SQLITE_BUSY, names the path and closes the connection.
-bool failOpen(Connection& connection, int rc, const std::string& path) noexcept {
+bool failOpen(Connection& connection, int rc, const std::string& path,
+              const Configuration& configuration = Configuration()) noexcept {
   connection.failFromSQLite(rc, std::string());
   try {
     if ((rc & 0xff) == SQLITE_BUSY) explainBusyOpen(connection);
+    if ((rc & 0xff) == SQLITE_NOTADB) explainNotADatabase(connection, configuration);
     connection.error.message += ": " + path;
   } catch (...) {
   }
@@ -125,6 +130,9 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
   if (path.find('\0') != std::string::npos) {
     return connection.fail(SQLITE_CANTOPEN, "the database path holds a NUL byte", std::string());
   }
+  // Open option key: refused before any file is made when this build cannot
+  // encrypt, so nothing is ever written in plain text by mistake.
+  if (!checkKeyBeforeOpen(connection, configuration)) return false;
   std::string target;  // what SQLite opens
   int flags = openFlags(mode);
   try {
@@ -159,7 +167,14 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     return connection.fail(SQLITE_NOMEM, "out of memory", std::string());
   }
   // Open option noFollowSymlinks.
-  if (configuration.noFollowSymlinks) flags |= SQLITE_OPEN_NOFOLLOW;
+  if (configuration.noFollowSymlinks) {
+#if SQLITE_VERSION_NUMBER >= 3031000
+    if (hasSQLiteFeature(SQLiteFeature::OpenNoFollow)) flags |= SQLITE_OPEN_NOFOLLOW;
+#endif
+    if (!hasSQLiteFeature(SQLiteFeature::OpenNoFollow)) {
+      return failMissingFeature(connection, SQLiteFeature::OpenNoFollow, "Configuration.noFollowSymlinks");
+    }
+  }
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(target.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
@@ -168,7 +183,7 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     sqlite3_close(db);
     try {
       message += ": " + path;
-      if (extended == SQLITE_CANTOPEN_SYMLINK) {
+      if (configuration.noFollowSymlinks && extended == (SQLITE_CANTOPEN | (6 << 8))) {  // SQLITE_CANTOPEN_SYMLINK
         message += " (a symbolic link, or a path through one, which noFollowSymlinks refuses)";
       }
     } catch (...) {
@@ -180,9 +195,12 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
   // Before anything reads the file: a writer, a commit or a WAL checkpoint
   // of another connection is waited for, not reported as "locked".
   connection.setBusyTimeout(configuration.busyTimeoutMilliseconds);
-  // Reading the schema touches page 1, so garbage fails now, clearly, rather
-  // than at the first query.
-  const char* probe = "SELECT count(*) FROM sqlite_schema";
+  // Open option key: before the first read, which decrypts page 1.
+  const int keyRc = applyKey(connection, configuration);
+  if (keyRc != SQLITE_OK) return failOpen(connection, keyRc, path);
+  // Reading the schema touches page 1, so garbage (or a wrong key) fails
+  // now, clearly, rather than at the first query.
+  const char* probe = "SELECT count(*) FROM sqlite_master";
   sqlite3_stmt* stmt = nullptr;
   int probeRc = sqlite3_prepare_v2(db, probe, -1, &stmt, nullptr);
   if (probeRc == SQLITE_OK) {
@@ -195,7 +213,7 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     probeRc = sqlite3_exec(db, configuration.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF",
                            nullptr, nullptr, nullptr);
   }
-  if (probeRc != SQLITE_OK) return failOpen(connection, probeRc, path);
+  if (probeRc != SQLITE_OK) return failOpen(connection, probeRc, path, configuration);
   // Open option journalMode: SQLite answers the mode it keeps, which is not
   // always the one asked (an in-memory database stays in "memory").
   if (configuration.journalMode) {

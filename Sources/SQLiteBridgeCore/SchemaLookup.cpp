@@ -81,7 +81,7 @@ bool findInSchemaTable(Connection& connection, SchemaObjectKind kind, const std:
   for (const std::string& candidate : order) {
     if (!schema.empty() && !sameIdentifier(candidate, schema)) continue;
     const std::string sql = "SELECT name FROM " + quoteIdentifier(candidate) +
-                            ".sqlite_schema WHERE type = ?1 AND name = ?2 COLLATE NOCASE";
+                            ".sqlite_master WHERE type = ?1 AND name = ?2 COLLATE NOCASE";
     const bool ok = query(connection, sql, {type, name}, [&](sqlite3_stmt* stmt) {
       if (found) return;
       object.schema = candidate;

@@ -63,7 +63,7 @@ class TableRebuild {
   bool rebuild(bool checkForeignKeys, bool foreignKeysPaused) {
     std::vector<SchemaObject> dependents;
     if (!query(connection_,
-               "SELECT type, name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger') AND sql IS NOT NULL "
+               "SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL "
                "AND tbl_name = ?1 COLLATE NOCASE ORDER BY rowid",
                {name_}, [&](sqlite3_stmt* stmt) {
                  dependents.push_back({columnText(stmt, 0), columnText(stmt, 1), columnText(stmt, 2)});
@@ -190,7 +190,7 @@ class TableRebuild {
   bool referencedByOtherTables() {
     bool referenced = false;
     query(connection_,
-          "SELECT 1 FROM sqlite_schema AS s, pragma_foreign_key_list(s.name) AS f WHERE s.type = 'table' AND "
+          "SELECT 1 FROM sqlite_master AS s, pragma_foreign_key_list(s.name) AS f WHERE s.type = 'table' AND "
           "f.\"table\" = ?1 COLLATE NOCASE AND s.name <> ?1 COLLATE NOCASE LIMIT 1",
           {name_}, [&](sqlite3_stmt*) { referenced = true; });
     return referenced;
@@ -203,7 +203,7 @@ class TableRebuild {
     if (everyTable) return noViolation("SELECT \"table\", rowid, parent FROM pragma_foreign_key_check LIMIT 1", {});
     std::vector<std::string> tables{name_};
     if (!query(connection_,
-               "SELECT DISTINCT s.name FROM sqlite_schema AS s, pragma_foreign_key_list(s.name) AS f WHERE "
+               "SELECT DISTINCT s.name FROM sqlite_master AS s, pragma_foreign_key_list(s.name) AS f WHERE "
                "s.type = 'table' AND f.\"table\" = ?1 COLLATE NOCASE AND s.name <> ?1 COLLATE NOCASE",
                {name_}, [&](sqlite3_stmt* stmt) { tables.push_back(columnText(stmt, 0)); })) {
       return false;
@@ -246,7 +246,7 @@ class TableRebuild {
 
   bool exists(const std::string& type, const std::string& name) {
     bool found = false;
-    query(connection_, "SELECT 1 FROM sqlite_schema WHERE type = ?1 AND name = ?2 COLLATE NOCASE", {type, name},
+    query(connection_, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2 COLLATE NOCASE", {type, name},
           [&](sqlite3_stmt*) { found = true; });
     return found;
   }

@@ -115,7 +115,7 @@ bool createBaseDatabase(const std::string& path, std::string& error) {
 // The schema and every row of every table, as text: equal for equal states.
 std::string fingerprint(RawDb& db, std::string& error) {
   std::vector<std::vector<std::string>> schema;
-  if (!db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name", schema, error)) return "";
+  if (!db.rows("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name", schema, error)) return "";
   std::string text;
   for (const auto& object : schema) {
     for (const std::string& field : object) text += field + "\x1f";

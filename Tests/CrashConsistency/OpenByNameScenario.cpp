@@ -92,7 +92,7 @@ std::string checkContents(sqlitebridge::Database& db, bool bundle) {
       row.value(2).asInteger() != kCreatedRows) {
     return "the created table is incomplete: " + row.value(0).asText() + " rows";
   }
-  if (!db.execute("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'made_data'", row) ||
+  if (!db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'made_data'", row) ||
       row.value(0).asInteger() != 1) {
     return "the index made_data is missing";
   }

@@ -75,7 +75,7 @@ int inspect(const std::string& path, Tally& tally, const std::string& where) {
   if (!checkOpenedAndSound(db, tally, where)) return -1;
   std::vector<std::vector<std::string>> rows;
   std::string error;
-  if (!db.rows("SELECT name, type, sql FROM sqlite_schema", rows, error)) {
+  if (!db.rows("SELECT name, type, sql FROM sqlite_master", rows, error)) {
     tally.fail(tally.integrityFailures, where + ": reading the schema: " + error);
     return -1;
   }

@@ -49,7 +49,7 @@ TEST_F(Backup, CopiesAFileIntoMemoryAndBackIntoAnotherFile) {
   ASSERT_TRUE(copy.execute("CREATE TABLE replaced(x)")) << copy.error();
   ASSERT_TRUE(memory.backup(copy)) << memory.error();
   EXPECT_EQ(contents(copy), contents(memory));
-  EXPECT_EQ(scalarInteger(copy, "SELECT count(*) FROM sqlite_schema WHERE name = 'replaced'"), 0)
+  EXPECT_EQ(scalarInteger(copy, "SELECT count(*) FROM sqlite_master WHERE name = 'replaced'"), 0)
       << "the destination's old content is replaced";
   EXPECT_EQ(scalarText(copy, "PRAGMA integrity_check"), "ok");
   copy.close();
@@ -93,7 +93,7 @@ TEST_F(Backup, RefusesItselfAClosedDatabaseAndZeroPagesPerStep) {
   EXPECT_FALSE(source_.backup(memory, 0));
   EXPECT_EQ(source_.lastError().resultCode(), ResultCode::Misuse);
   EXPECT_NE(source_.error().find("pagesPerStep"), std::string::npos) << source_.error();
-  EXPECT_EQ(scalarInteger(memory, "SELECT count(*) FROM sqlite_schema"), 0);
+  EXPECT_EQ(scalarInteger(memory, "SELECT count(*) FROM sqlite_master"), 0);
 }
 
 TEST_F(Backup, ADestinationInATransactionFailsAndKeepsItsContent) {
@@ -120,5 +120,5 @@ TEST_F(Backup, AThrowingProgressCallbackStopsTheCopyWithAbort) {
   EXPECT_EQ(source_.lastError().resultCode(), ResultCode::Abort);
   EXPECT_EQ(scalarText(copy, "PRAGMA integrity_check"), "ok");
   EXPECT_EQ(scalarInteger(copy, "SELECT count(*) FROM mine"), 0) << "a stopped copy is rolled back";
-  EXPECT_EQ(scalarInteger(copy, "SELECT count(*) FROM sqlite_schema WHERE name = 'notes'"), 0);
+  EXPECT_EQ(scalarInteger(copy, "SELECT count(*) FROM sqlite_master WHERE name = 'notes'"), 0);
 }

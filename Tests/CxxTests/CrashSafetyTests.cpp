@@ -89,7 +89,7 @@ TEST_F(CrashSafety, FirstOpenCreationRemovesTemporaryFilesOfAKilledProcess) {
   Database db("made.db", "CREATE TABLE t(x)", Location{docs_, ""});
   ASSERT_TRUE(db.isOpen()) << db.error();
   EXPECT_EQ(listDirectory(docs_), std::vector<std::string>{"made.db"});
-  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_schema WHERE name = 't'"), 1);
+  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_master WHERE name = 't'"), 1);
 }
 
 TEST_F(CrashSafety, RecentlyWrittenTemporaryFilesOfAGoneProcessAreKept) {

@@ -216,7 +216,7 @@ TEST_F(FuzzRegressionUpdateTable, AnIndexCreateMakesUnderAnotherCaseOfItsNameIsT
                       "CREATE INDEX Items_title ON items(title, qty)",
                       "", "ITEMS"))
       << db_.error();
-  EXPECT_EQ(dump(db_, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items'"),
+  EXPECT_EQ(dump(db_, "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items'"),
             (Lines{"name=text:Items_title|sql=text:CREATE INDEX Items_title ON items(title, qty)"}));
   EXPECT_EQ(scalarText(db_, "PRAGMA integrity_check"), "ok");
 }

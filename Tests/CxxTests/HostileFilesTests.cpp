@@ -171,7 +171,7 @@ TEST(HostileFiles, ACorruptedTablePageFailsWithCorruptAndIsNotMadeWorse) {
   {
     Database db = Database::open(path);
     ASSERT_TRUE(db.isOpen()) << db.error();
-    root = scalarInteger(db, "SELECT rootpage FROM sqlite_schema WHERE name = 't'");
+    root = scalarInteger(db, "SELECT rootpage FROM sqlite_master WHERE name = 't'");
   }
   ASSERT_GT(root, 1);
   // The b-tree page header of the table's root page: type, free block,
@@ -186,7 +186,7 @@ TEST(HostileFiles, ACorruptedTablePageFailsWithCorruptAndIsNotMadeWorse) {
     EXPECT_EQ(db.lastError().code, SQLITE_CORRUPT) << db.error();
     EXPECT_TRUE(rows.empty());
     // The schema and other statements still work on the same connection.
-    EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_schema"), 2);
+    EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_master"), 2);
     EXPECT_TRUE(integrityCheckFindsDamage(db));
   }
   EXPECT_EQ(readFile(path), corrupted) << "opening and reading must not change the file";

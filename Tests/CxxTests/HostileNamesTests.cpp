@@ -154,20 +154,20 @@ TEST_F(HostileIdentifiers, TablesWithHostileNamesWorkAsNamesThroughEverySchemaCa
     // Its index and trigger were recreated under their hostile names.
     std::vector<sqlitebridge::Row> dependents;
     ASSERT_TRUE(
-        db_.execute("SELECT name FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') "
+        db_.execute("SELECT name FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') "
                     "ORDER BY name",
                     {Value(name)}, &dependents))
         << db_.error();
     ASSERT_EQ(dependents.size(), 2u);
     EXPECT_EQ(dependents[0].value(0).asText(), name + " index");
     EXPECT_EQ(dependents[1].value(0).asText(), name + " trigger");
-    EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE name LIKE '%\\_old' ESCAPE '\\'"), 0);
+    EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%\\_old' ESCAPE '\\'"), 0);
   }
   EXPECT_EQ(made, static_cast<int>(hostileIdentifiers().size()));
   // The victims never changed; audit only gained the hostile tables' rows.
   EXPECT_EQ(dump(db_, "SELECT id, name FROM victims ORDER BY id"),
             (Lines{"id=int:1|name=text:alice", "id=int:2|name=text:bob", "id=int:3|name=text:carol"}));
-  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE name IN ('victims_name', 'victims_audit')"),
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE name IN ('victims_name', 'victims_audit')"),
             2);
   EXPECT_EQ(scalarText(db_, "PRAGMA integrity_check"), "ok");
 }

@@ -42,7 +42,7 @@ inline const std::vector<std::string>& hostileIdentifiers() {
       "victims\"\"; DROP TABLE victims; --",
       "victims'); DROP TABLE victims; --",
       "x' OR '1'='1",
-      "victims) UNION SELECT name FROM sqlite_schema --",
+      "victims) UNION SELECT name FROM sqlite_master --",
       "victims]; DROP TABLE victims; --",
       "`victims`; DROP TABLE victims; --",
       "\"victims\"",

@@ -383,7 +383,7 @@ TEST_F(HostileFullDisk, UpdateTableOnAFullDatabaseFailsWithFullAndLeavesTheTable
       "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, pinned INT NOT NULL DEFAULT 0)", "",
       "notes"));
   EXPECT_EQ(db_.lastError().code, SQLITE_FULL) << db_.error();
-  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE name = 'notes_old'"), 0);
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'notes_old'"), 0);
   expectIntactAndUsable();
   // With room again, the same rebuild succeeds and keeps every row.
   ASSERT_TRUE(db_.updateTable(

@@ -46,7 +46,7 @@ class Migrations : public ::testing::Test {
   std::int64_t userVersion() { return scalarInteger(db_, "PRAGMA user_version"); }
   std::int64_t foreignKeys() { return scalarInteger(db_, "PRAGMA foreign_keys"); }
   bool hasTable(const std::string& name) {
-    return scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '" + name + "'") == 1;
+    return scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + name + "'") == 1;
   }
 
   TempDir dir_;
@@ -65,7 +65,7 @@ TEST_F(Migrations, RunInTheOrderRegisteredAndAreRecordedInTheTableAndUserVersion
   EXPECT_EQ(userVersion(), 3);
   EXPECT_EQ(dump(db_, "SELECT title, body FROM notes ORDER BY id"),
             (Strings{"title=text:a|body=text:x", "title=text:b|body=text:y"}));
-  EXPECT_EQ(dump(db_, "SELECT sql FROM sqlite_schema WHERE name = 'sqlitebridge_migrations'"),
+  EXPECT_EQ(dump(db_, "SELECT sql FROM sqlite_master WHERE name = 'sqlitebridge_migrations'"),
             (Strings{"sql=text:CREATE TABLE \"sqlitebridge_migrations\"(identifier TEXT PRIMARY KEY NOT NULL)"}));
   EXPECT_FALSE(db_.lastError().isError());
   // Other tools see the same version and records.

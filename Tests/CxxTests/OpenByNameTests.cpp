@@ -87,7 +87,7 @@ TEST_F(OpenByName, BundleCopyDoesNotRunCreateSql) {
   makeBundled("notes.db");
   Database db("notes.db", "CREATE TABLE made_by_script(x);", location());
   ASSERT_TRUE(db.isOpen()) << db.error();
-  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'made_by_script'"), 0);
+  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_master WHERE name = 'made_by_script'"), 0);
 }
 
 TEST_F(OpenByName, LaterOpensReuseTheCopyAndNeverCopyAgain) {
@@ -105,7 +105,7 @@ TEST_F(OpenByName, LaterOpensReuseTheCopyAndNeverCopyAgain) {
   ASSERT_TRUE(db.isOpen()) << db.error();
   EXPECT_EQ(dump(db, "SELECT title FROM notes ORDER BY id"),
             (std::vector<std::string>{"title=text:from the bundle", "title=text:mine"}));
-  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'other'"), 0);
+  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_master WHERE name = 'other'"), 0);
   EXPECT_EQ(readFile(bundle("notes.db")), newBundle);
 }
 
@@ -161,7 +161,7 @@ TEST_F(OpenByName, ADirectoryInTheBundleIsNotABundledDatabase) {
 TEST_F(OpenByName, EmptyCreateSqlCreatesAnEmptyDatabase) {
   Database db("empty.db", "", location());
   ASSERT_TRUE(db.isOpen()) << db.error();
-  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_schema"), 0);
+  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_master"), 0);
   EXPECT_TRUE(db.execute("CREATE TABLE later(x)")) << db.error();
   EXPECT_EQ(listDirectory(docs_), (std::vector<std::string>{"empty.db"}));
 }
@@ -402,7 +402,7 @@ TEST_F(OpenByName, ExistingDatabaseInDocumentsIsOpenedAsIs) {
   Database db("notes.db", "CREATE TABLE t(x);", location());
   ASSERT_TRUE(db.isOpen()) << db.error();
   EXPECT_EQ(scalarInteger(db, "SELECT x FROM existing"), 5);
-  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_schema"), 1);
+  EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM sqlite_master"), 1);
 }
 
 TEST_F(OpenByName, DatabaseOpenedByNameIsReadWrite) {

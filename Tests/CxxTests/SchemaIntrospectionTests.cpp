@@ -383,7 +383,7 @@ TEST_F(SchemaIntrospection, IntegrityCheckReportsACorruptIndex) {
                                "CREATE TABLE t(a); CREATE INDEX t_a ON t(a);"
                                "INSERT INTO t VALUES (1), (2), (3);"
                                "PRAGMA writable_schema = ON;"
-                               "UPDATE sqlite_schema SET sql = 'CREATE INDEX t_a ON t(a DESC)' WHERE name = 't_a';"));
+                               "UPDATE sqlite_master SET sql = 'CREATE INDEX t_a ON t(a DESC)' WHERE name = 't_a';"));
   Database file = Database::open(path);
   ASSERT_TRUE(file.isOpen()) << file.error();
   Names problems;

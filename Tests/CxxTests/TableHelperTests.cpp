@@ -237,7 +237,7 @@ TEST_F(TableHelpers, HostileTableAndColumnNamesAreJustNames) {
       db_.createTable(kHostileTable, {ColumnDefinition{kHostileColumn, "TEXT"}, ColumnDefinition{"n", "INTEGER"}}))
       << db_.error();
   EXPECT_EQ(scalarInteger(
-                db_, "SELECT count(*) FROM sqlite_schema WHERE name = '" + std::string("x\"; DROP TABLE t; --") + "'"),
+                db_, "SELECT count(*) FROM sqlite_master WHERE name = '" + std::string("x\"; DROP TABLE t; --") + "'"),
             1);
   std::vector<std::string> columns;
   ASSERT_TRUE(db_.tableColumns(kHostileTable, columns)) << db_.error();
@@ -270,7 +270,7 @@ TEST_F(TableHelpers, UnicodeNamesRoundTrip) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].columnName(0), column);
   EXPECT_EQ(rows[0].value(0).asText(), "значение");
-  EXPECT_EQ(scalarText(db_, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 't'"), table);
+  EXPECT_EQ(scalarText(db_, "SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 't'"), table);
 }
 
 TEST_F(TableHelpers, NamesHoldingNulAreRefusedBeforeAnythingRuns) {
@@ -328,12 +328,12 @@ TEST_F(TableHelpers, CreateTableRendersEveryOption) {
   ASSERT_TRUE(db_.createTable("child", {ColumnDefinition{"id", "INTEGER", true}, code, parent, owner, integer, one,
                                         tenth, infinite, blob, null}))
       << db_.error();
-  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'child'"),
+  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'child'"),
             "CREATE TABLE \"child\" (\"id\" INTEGER PRIMARY KEY, \"code\" VARCHAR(20) NOT NULL UNIQUE DEFAULT "
             "'it''s', \"parent\" INTEGER REFERENCES \"parent\"(\"id\"), \"owner\" INTEGER REFERENCES \"parent\", "
             "\"i\" INTEGER DEFAULT -42, \"r1\" REAL DEFAULT (CAST(1 AS REAL)), \"r2\" DEFAULT 0.1, \"r3\" REAL "
             "DEFAULT (-9e999), \"b\" BLOB DEFAULT x'dead00', \"n\" DECIMAL(10, 2) DEFAULT NULL)");
-  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'parent'"),
+  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'parent'"),
             "CREATE TABLE \"parent\" (\"id\" INTEGER PRIMARY KEY AUTOINCREMENT)");
   EXPECT_EQ(
       dump(db_,

@@ -189,7 +189,7 @@ inline std::vector<std::string> dump(sqlitebridge::Database& db, const std::stri
 
 /// The schema (every sqlite_schema row) in a stable order.
 inline std::vector<std::string> schemaOf(sqlitebridge::Database& db) {
-  return dump(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name");
+  return dump(db, "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name");
 }
 
 /// The schema plus every row of the listed tables (ordered by rowid), for

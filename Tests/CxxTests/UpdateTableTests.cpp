@@ -35,7 +35,7 @@ class UpdateTable : public ::testing::Test {
   void expectUntouched(const Lines& before) {
     EXPECT_EQ(state(), before);
     EXPECT_FALSE(db_.isInTransaction());
-    EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE name = 'notes_old'"), 0);
+    EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'notes_old'"), 0);
     EXPECT_EQ(scalarInteger(db_, "PRAGMA legacy_alter_table"), 0);
   }
 
@@ -60,7 +60,7 @@ TEST_F(UpdateTable, AddsAColumnWithAnExplicitInsert) {
             (Lines{"id=int:1|title=text:first|body=text:one|pinned=int:0",
                    "id=int:2|title=text:second|body=text:two|pinned=int:0",
                    "id=int:3|title=text:third|body=NULL|pinned=int:0"}));
-  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE name = 'notes_old'"), 0);
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'notes_old'"), 0);
   EXPECT_FALSE(db_.isInTransaction());
 }
 
@@ -142,12 +142,12 @@ TEST_F(UpdateTable, RowsOfEveryTypeAreCopiedExactly) {
 
 TEST_F(UpdateTable, IndexesAreRecreatedAndEnforcedAfterwards) {
   const Lines indexesBefore =
-      dump(db_, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name");
+      dump(db_, "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name");
   ASSERT_EQ(indexesBefore.size(), 2u);
   ASSERT_TRUE(
       db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
-  EXPECT_EQ(dump(db_, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name"),
+  EXPECT_EQ(dump(db_, "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name"),
             indexesBefore);
   // The unique index still works.
   EXPECT_FALSE(db_.execute("INSERT INTO notes(title) VALUES ('first')"));
@@ -162,7 +162,7 @@ TEST_F(UpdateTable, IndexesAndTriggersTheCreateMakesItselfAreKept) {
                       "CREATE INDEX notes_by_created_desc ON notes(created DESC);",
                       "", "notes"))
       << db_.error();
-  EXPECT_EQ(dump(db_, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name"),
+  EXPECT_EQ(dump(db_, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'notes' ORDER BY name"),
             (Lines{"name=text:notes_by_created_desc", "name=text:notes_created", "name=text:notes_title"}));
 }
 
@@ -174,7 +174,7 @@ TEST_F(UpdateTable, CreateMayRedefineAnIndexUnderItsOldName) {
                       "CREATE INDEX notes_title ON notes(title);",
                       "", "notes"))
       << db_.error();
-  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'notes_title'"),
+  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'notes_title'"),
             "CREATE INDEX notes_title ON notes(title)");
   EXPECT_TRUE(db_.execute("INSERT INTO notes(title) VALUES ('first')")) << db_.error();
 }
@@ -183,7 +183,7 @@ TEST_F(UpdateTable, TriggersAreRecreatedAndFireAfterwards) {
   ASSERT_TRUE(
       db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
-  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = 'notes_insert'"),
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_insert'"),
             1);
   // Copying rows did not fire the trigger (it did not exist on the new table yet).
   EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM log"), 0);
@@ -192,11 +192,11 @@ TEST_F(UpdateTable, TriggersAreRecreatedAndFireAfterwards) {
 }
 
 TEST_F(UpdateTable, ViewsReferencingTheTableStillWork) {
-  const std::string viewSql = scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'titles'");
+  const std::string viewSql = scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'titles'");
   ASSERT_TRUE(db_.updateTable(
       "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER, pinned INTEGER)", "", "notes"))
       << db_.error();
-  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'titles'"), viewSql);
+  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'titles'"), viewSql);
   ASSERT_TRUE(db_.execute("INSERT INTO notes(title) VALUES ('new')")) << db_.error();
   EXPECT_EQ(dump(db_, "SELECT title FROM titles ORDER BY id"),
             (Lines{"title=text:first", "title=text:second", "title=text:third", "title=text:new"}));
@@ -207,11 +207,11 @@ TEST_F(UpdateTable, TriggersOnOtherTablesStillTargetTheTable) {
       "CREATE TABLE inbox(t TEXT);"
       "CREATE TRIGGER inbox_to_notes AFTER INSERT ON inbox BEGIN INSERT INTO notes(title) VALUES (new.t); END;"))
       << db_.error();
-  const std::string triggerSql = scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'inbox_to_notes'");
+  const std::string triggerSql = scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'inbox_to_notes'");
   ASSERT_TRUE(
       db_.updateTable("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created INTEGER)", "", "notes"))
       << db_.error();
-  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'inbox_to_notes'"), triggerSql);
+  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'inbox_to_notes'"), triggerSql);
   ASSERT_TRUE(db_.execute("INSERT INTO inbox VALUES ('via trigger')")) << db_.error();
   EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM notes WHERE title = 'via trigger'"), 1);
 }
@@ -348,7 +348,7 @@ TEST_F(UpdateTable, CreateThatDoesNotCreateTheTableFails) {
   EXPECT_EQ(db_.lastError().code, SQLITE_ERROR);
   EXPECT_NE(db_.error().find("notes"), std::string::npos) << db_.error();
   expectUntouched(before);
-  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE name = 'something_else'"), 0);
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'something_else'"), 0);
 }
 
 TEST_F(UpdateTable, EmptyCreateFails) {
@@ -385,7 +385,7 @@ TEST_F(UpdateTable, CreateFailingPartWayLeavesEverythingUntouched) {
       "", "notes"));
   EXPECT_EQ(db_.lastError().code, SQLITE_ERROR);
   expectUntouched(before);
-  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'"), 0);
+  EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'extra'"), 0);
 }
 
 TEST_F(UpdateTable, FailingInsertLeavesEverythingUntouched) {
@@ -504,7 +504,7 @@ class UpdateTableForeignKeys : public ::testing::Test {
         "INSERT INTO parent VALUES (1, 'p1'), (2, 'p2');"
         "INSERT INTO child VALUES (10, 1, 'c10'), (11, 1, 'c11'), (20, 2, 'c20');"))
         << db_.error();
-    childSql_ = scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'child'");
+    childSql_ = scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'child'");
   }
 
   Lines state() { return snapshot(db_, {"parent", "child"}); }
@@ -527,7 +527,7 @@ TEST_F(UpdateTableForeignKeys, RebuildingTheParentKeepsChildReferencesAndRows) {
       db_.updateTable("CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT, rank INTEGER DEFAULT 0)", "", "parent"))
       << db_.error();
   // The child still references "parent", not "parent_old".
-  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_schema WHERE name = 'child'"), childSql_);
+  EXPECT_EQ(scalarText(db_, "SELECT sql FROM sqlite_master WHERE name = 'child'"), childSql_);
   EXPECT_EQ(childSql_.find("parent_old"), std::string::npos);
   EXPECT_EQ(dump(db_, "SELECT \"table\" FROM pragma_foreign_key_list('child')"), (Lines{"table=text:parent"}));
   // Dropping the old parent did not cascade into the child.
@@ -626,11 +626,11 @@ TEST(UpdateTableForeignKeysOff, RebuildIsNotCheckedWhenForeignKeysAreOff) {
                        "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id));"
                        "INSERT INTO parent VALUES (1); INSERT INTO child VALUES (10, 1);"))
       << db.error();
-  const std::string childSql = scalarText(db, "SELECT sql FROM sqlite_schema WHERE name = 'child'");
+  const std::string childSql = scalarText(db, "SELECT sql FROM sqlite_master WHERE name = 'child'");
   ASSERT_TRUE(db.updateTable("CREATE TABLE parent(id INTEGER PRIMARY KEY, extra)",
                              "INSERT INTO parent(id) SELECT id FROM parent_old WHERE id <> 1", "parent"))
       << db.error();
   EXPECT_EQ(scalarInteger(db, "PRAGMA foreign_keys"), 0);
-  EXPECT_EQ(scalarText(db, "SELECT sql FROM sqlite_schema WHERE name = 'child'"), childSql);
+  EXPECT_EQ(scalarText(db, "SELECT sql FROM sqlite_master WHERE name = 'child'"), childSql);
   EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM child"), 1);
 }

@@ -105,7 +105,7 @@ struct HostileFilesTests {
       let root: Int
       do {
         let database = try Database(path: path)
-        guard case .integer(let page) = try scalar(database, "SELECT rootpage FROM sqlite_schema WHERE name = 't'")
+        guard case .integer(let page) = try scalar(database, "SELECT rootpage FROM sqlite_master WHERE name = 't'")
         else { throw DatabaseError(code: 1, message: "no root page") }
         root = Int(page)
       }
@@ -117,7 +117,7 @@ struct HostileFilesTests {
         let database = try Database(path: path, mode: mode)  // page 1 is intact
         let error = databaseError { _ = try database.rows("SELECT * FROM t ORDER BY id") }
         #expect(error?.resultCode == .corrupt, "\(String(describing: error))")
-        #expect(try scalar(database, "SELECT count(*) FROM sqlite_schema") == 2)
+        #expect(try scalar(database, "SELECT count(*) FROM sqlite_master") == 2)
       }
       #expect(try fileBytes(path) == bytes, "opening and reading must not change the file")
       #expect(try directoryContents(directory) == ["bad.db"])

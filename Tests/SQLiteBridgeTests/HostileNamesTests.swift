@@ -16,7 +16,7 @@ let hostileIdentifiers = [
   "victims\"\"; DROP TABLE victims; --",
   "victims'); DROP TABLE victims; --",
   "x' OR '1'='1",
-  "victims) UNION SELECT name FROM sqlite_schema --",
+  "victims) UNION SELECT name FROM sqlite_master --",
   "victims]; DROP TABLE victims; --",
   "`victims`; DROP TABLE victims; --",
   "\"victims\"",
@@ -155,7 +155,7 @@ struct HostileNamesTests {
         let rows = try database.rows("SELECT \(quoted(column)), added FROM \(quoted(name)) ORDER BY id")
         #expect(rows.map(\.values) == [["kept 1", 7], ["kept 2", 7]], "\(name)")
         #expect(
-          try scalar(database, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?", [.text(name)])
+          try scalar(database, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.text(name)])
             == .text(name + " index"))
       }
       #expect(try tableSnapshot(database, "victims").map { $0[1] } == ["alice", "bob", "carol"])

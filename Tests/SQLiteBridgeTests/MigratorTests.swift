@@ -62,7 +62,7 @@ struct MigratorTests {
       }
       #expect(notes == [["a", "x"], ["b", "y"]])
       #expect(
-        try scalar(db, "SELECT sql FROM sqlite_schema WHERE name = 'sqlitebridge_migrations'")
+        try scalar(db, "SELECT sql FROM sqlite_master WHERE name = 'sqlitebridge_migrations'")
           == .text("CREATE TABLE \"sqlitebridge_migrations\"(identifier TEXT PRIMARY KEY NOT NULL)"))
       // Another connection sees the same version and records.
       let other = try Database(path: path, mode: .readOnly)

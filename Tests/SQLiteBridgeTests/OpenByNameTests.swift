@@ -114,7 +114,7 @@ struct OpenByNameTests {
       #expect(database.path == documents + "/notes.db")
       #expect(fileExists(documents + "/notes.db"))
       #expect(try titles(database) == ["first", "second"])
-      #expect(try scalar(database, "SELECT count(*) FROM sqlite_schema WHERE name = 'notes_title'") == .integer(1))
+      #expect(try scalar(database, "SELECT count(*) FROM sqlite_master WHERE name = 'notes_title'") == .integer(1))
       #expect(try directoryContents(documents) == ["notes.db"], "no temporary or journal file is left behind")
     }
   }
@@ -137,7 +137,7 @@ struct OpenByNameTests {
     try withLocationDirectories { _, documents, _ in
       let database = try Database(name: "empty.db", location: DatabaseLocation(documentsDirectory: documents))
       #expect(fileExists(documents + "/empty.db"))
-      #expect(try scalar(database, "SELECT count(*) FROM sqlite_schema") == .integer(0))
+      #expect(try scalar(database, "SELECT count(*) FROM sqlite_master") == .integer(0))
       try database.execute("CREATE TABLE later(x)")
       #expect(try tableNames(database) == ["later"])
     }

@@ -162,7 +162,7 @@ struct OpenOptionsTests {
     let other = try Database(path: ":memory:", configuration: shared(uniqueName("other")))
     try first.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (42);")
     #expect(try scalar(second, "SELECT x FROM t") == .integer(42))
-    #expect(try scalar(other, "SELECT count(*) FROM sqlite_schema") == .integer(0))
+    #expect(try scalar(other, "SELECT count(*) FROM sqlite_master") == .integer(0))
     #expect(first.path.isEmpty)
   }
 

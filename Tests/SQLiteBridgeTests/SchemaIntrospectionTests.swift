@@ -256,7 +256,7 @@ struct SchemaIntrospectionTests {
           CREATE TABLE t(a); CREATE INDEX t_a ON t(a);
           INSERT INTO t VALUES (1), (2), (3);
           PRAGMA writable_schema = ON;
-          UPDATE sqlite_schema SET sql = 'CREATE INDEX t_a ON t(a DESC)' WHERE name = 't_a';
+          UPDATE sqlite_master SET sql = 'CREATE INDEX t_a ON t(a DESC)' WHERE name = 't_a';
           """)
       let problems = try Database(path: path).integrityCheck()
       #expect(!problems.isEmpty)

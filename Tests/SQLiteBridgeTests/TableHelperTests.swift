@@ -216,7 +216,7 @@ struct TableHelperTests {
     let table = Self.hostileTable
     let column = Self.hostileColumn
     try database.createTable(table, [ColumnDefinition(column, "TEXT"), ColumnDefinition("n", "INTEGER")])
-    #expect(try scalar(database, "SELECT count(*) FROM sqlite_schema WHERE name = ?", [.text(table)]) == 1)
+    #expect(try scalar(database, "SELECT count(*) FROM sqlite_master WHERE name = ?", [.text(table)]) == 1)
     #expect(try database.tableColumns(table) == [column, "n"])
     #expect(try database.insert(into: table, NamedArguments([(column, "v'); DROP TABLE t; --"), ("n", 1)])) == 1)
     #expect(try database.update(table, set: NamedArguments([(column, "w\"; --")]), where: "n = ?", [1]) == 1)
@@ -234,7 +234,7 @@ struct TableHelperTests {
     try database.createTable(table, [ColumnDefinition(column, "TEXT", notNull: true)])
     try database.insert(into: table, NamedArguments([(column, "значение")]))
     #expect(try database.select([column], from: table, orderBy: [column], limit: 10) == [[column: "значение"]])
-    #expect(try scalar(database, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 't'") == .text(table))
+    #expect(try scalar(database, "SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 't'") == .text(table))
   }
 
   @Test func namesHoldingNulAreRefusedBeforeAnythingRuns() throws {
@@ -276,14 +276,14 @@ struct TableHelperTests {
         ColumnDefinition("n", "DECIMAL(10, 2)", defaultValue: .null),
       ])
     #expect(
-      try scalar(database, "SELECT sql FROM sqlite_schema WHERE name = 'child'")
+      try scalar(database, "SELECT sql FROM sqlite_master WHERE name = 'child'")
         == .text(
           "CREATE TABLE \"child\" (\"id\" INTEGER PRIMARY KEY, \"code\" VARCHAR(20) NOT NULL UNIQUE DEFAULT "
             + "'it''s', \"parent\" INTEGER REFERENCES \"parent\"(\"id\"), \"owner\" INTEGER REFERENCES \"parent\", "
             + "\"i\" INTEGER DEFAULT -42, \"r1\" REAL DEFAULT (CAST(1 AS REAL)), \"r2\" DEFAULT 0.1, \"r3\" REAL "
             + "DEFAULT (-9e999), \"b\" BLOB DEFAULT x'dead00', \"n\" DECIMAL(10, 2) DEFAULT NULL)"))
     #expect(
-      try scalar(database, "SELECT sql FROM sqlite_schema WHERE name = 'parent'")
+      try scalar(database, "SELECT sql FROM sqlite_master WHERE name = 'parent'")
         == "CREATE TABLE \"parent\" (\"id\" INTEGER PRIMARY KEY AUTOINCREMENT)")
     #expect(
       try database.execute(

@@ -56,7 +56,7 @@ func makeDatabaseFile(at path: String, script: String) throws {
 /// Every schema object (type, name, table, SQL), ordered, for comparing the
 /// schema before and after an operation.
 func schemaSnapshot(_ database: Database) throws -> [[String: DatabaseValue]] {
-  try database.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name")
+  try database.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
 }
 
 /// Every row of `table`, ordered by rowid.
@@ -73,7 +73,7 @@ func scalar(_ database: Database, _ sql: String, _ arguments: [DatabaseValue] = 
 
 /// The names of the tables (not indexes, views or triggers) in `database`.
 func tableNames(_ database: Database) throws -> [String] {
-  try database.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { row in
+  try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map { row in
     guard case .text(let name) = row[0] else { return "" }
     return name
   }

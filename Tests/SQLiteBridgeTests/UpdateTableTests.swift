@@ -127,7 +127,7 @@ struct UpdateTableTests {
       create: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, extra INTEGER)",
       name: "notes")
     #expect(
-      try database.rows("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' ORDER BY name").map(\.values)
+      try database.rows("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' ORDER BY name").map(\.values)
         == [["notes_body", "notes"], ["notes_title", "notes"]])
     let duplicate = try #require(throws: DatabaseError.self) {
       try database.execute("INSERT INTO notes(title) VALUES ('two')")
@@ -148,7 +148,7 @@ struct UpdateTableTests {
       create: "CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT, extra INTEGER)",
       name: "notes")
     #expect(
-      try scalar(database, "SELECT tbl_name FROM sqlite_schema WHERE type = 'trigger' AND name = 'notes_insert'")
+      try scalar(database, "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name = 'notes_insert'")
         == .text("notes"))
     try database.execute("INSERT INTO notes(id, title) VALUES (7, 'seven')")
     #expect(try database.execute("SELECT note_id, action FROM audit") == [["note_id": 7, "action": "insert"]])
@@ -166,9 +166,9 @@ struct UpdateTableTests {
         """,
       name: "notes")
     #expect(
-      try scalar(database, "SELECT sql FROM sqlite_schema WHERE name = 'notes_body'")
+      try scalar(database, "SELECT sql FROM sqlite_master WHERE name = 'notes_body'")
         == .text("CREATE INDEX notes_body ON notes(body DESC)"))
-    #expect(try scalar(database, "SELECT count(*) FROM sqlite_schema WHERE name = 'notes_title'") == .integer(1))
+    #expect(try scalar(database, "SELECT count(*) FROM sqlite_master WHERE name = 'notes_title'") == .integer(1))
     try database.execute("INSERT INTO notes(id, title) VALUES (7, 'seven')")
     // (A trigger made by `create` exists while `insert` copies the rows, so
     // it also fired for them; only note 7 is checked here.)
@@ -186,7 +186,7 @@ struct UpdateTableTests {
         [1, "one"], [2, "two"], [3, "three"],
       ])
     #expect(
-      try scalar(database, "SELECT sql FROM sqlite_schema WHERE name = 'note_titles'")
+      try scalar(database, "SELECT sql FROM sqlite_master WHERE name = 'note_titles'")
         == .text("CREATE VIEW note_titles AS SELECT id, title FROM notes"))
   }
 
@@ -221,7 +221,7 @@ struct UpdateTableTests {
         ["a", 1], ["b", 2],
       ])
     #expect(
-      try scalar(database, "SELECT tbl_name FROM sqlite_schema WHERE name = 'odd index'") == .text(#"my "odd" table"#))
+      try scalar(database, "SELECT tbl_name FROM sqlite_master WHERE name = 'odd index'") == .text(#"my "odd" table"#))
   }
 
   @Test func insideATransactionRollbackRestoresTheOldTable() throws {
@@ -445,7 +445,7 @@ struct UpdateTableTests {
 
   @Test func validParentRebuildKeepsChildReferencesAndRows() throws {
     let database = try familyDatabase()
-    let childSQL = try scalar(database, "SELECT sql FROM sqlite_schema WHERE name = 'child'")
+    let childSQL = try scalar(database, "SELECT sql FROM sqlite_master WHERE name = 'child'")
     let children = try tableSnapshot(database, "child")
 
     try database.updateTable(
@@ -453,7 +453,7 @@ struct UpdateTableTests {
       name: "parent")
 
     #expect(try database.tableColumns("parent") == ["id", "name", "extra"])
-    #expect(try scalar(database, "SELECT sql FROM sqlite_schema WHERE name = 'child'") == childSQL)
+    #expect(try scalar(database, "SELECT sql FROM sqlite_master WHERE name = 'child'") == childSQL)
     if case .text(let sql) = childSQL {
       #expect(sql.contains("REFERENCES parent(id)"))
       #expect(!sql.contains("parent_old"))

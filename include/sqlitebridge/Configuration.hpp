@@ -67,6 +67,16 @@ struct Configuration {
   /// at once with SQLITE_LOCKED (the busy timeout does not apply). A
   /// `DatabasePool` refuses it with SQLITE_MISUSE; use a `DatabaseQueue`.
   std::optional<std::string> sharedCacheName;
+  /// The encryption key (SQLCipher's passphrase; a raw key as
+  /// "x'<64 hex digits>'"), given to SQLite right after the open, before
+  /// anything reads the file. A new file is created encrypted; an existing
+  /// one opens only with its key: a wrong key, or a file that is not
+  /// encrypted, fails the open with SQLITE_NOTADB and a message saying so.
+  /// Needs the encrypted build (`Database::isEncryptionAvailable()`): in the
+  /// default build a key fails the open with SQLITE_MISUSE before any file
+  /// is made, so nothing is ever written unencrypted. An empty key fails
+  /// with SQLITE_MISUSE too. Empty (no key) opens a plain database.
+  std::optional<std::string> key;
 };
 
 }  // namespace sqlitebridge

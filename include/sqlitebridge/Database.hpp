@@ -722,6 +722,20 @@ class Database {
   /// the transaction commits (it may still roll back). Replaces the one
   /// installed before; empty removes it.
   void onChange(std::function<void(ChangeKind, const std::string& table, std::int64_t rowID)> callback);
+  /// Whether this build can encrypt: true when the core was built against
+  /// SQLCipher (CMake `SQLITEBRIDGE_SQLCIPHER=ON`, SwiftPM trait `SQLCipher`),
+  /// false in the default build on the system SQLite, where a
+  /// `Configuration::key` fails the open with SQLITE_MISUSE before any file
+  /// is made.
+  static bool isEncryptionAvailable() noexcept;
+  /// Re-encrypts the open database with `key` (sqlite3_rekey): every page is
+  /// rewritten, and from then on only `key` opens the file. The connection
+  /// stays open and usable. Fails, changing nothing, with SQLITE_MISUSE when
+  /// the database is closed, `key` is empty, a transaction is open, the
+  /// database was opened without a key (SQLCipher cannot encrypt a plain
+  /// database in place), or this build cannot encrypt (see
+  /// `isEncryptionAvailable`); with SQLite's error when the rewrite fails.
+  bool changeKey(const std::string& key) noexcept;
   /// The version of the SQLite library in use ("3.40.1"; sqlite3_libversion).
   /// Throws std::bad_alloc only when memory runs out.
   static std::string sqliteVersion();

@@ -8,7 +8,7 @@
 #if defined(__swift__)
 #include "interop/SwiftImport.hpp"
 #endif
-#include <sqlite3.h>
+#include "SQLiteHeader.hpp"
 
 // An accessor on the per-row hot path (Statement::column, step, bind...):
 // inlined into the caller.

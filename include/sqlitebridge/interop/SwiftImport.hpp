@@ -14,7 +14,7 @@
 #ifndef SQLITE_API
 #define SQLITE_API __attribute__((nothrow))
 #endif
-#include <sqlite3.h>
+#include "../SQLiteHeader.hpp"
 
 // Swift compiles imported C++ for size and does not inline plain `inline`
 // accessors: the per-row hot path must be forced.

@@ -1,0 +1,20 @@
+// Which sqlite3.h the core is built against. The default build uses the
+// system SQLite (<sqlite3.h>); the encrypted variant (CMake
+// SQLITEBRIDGE_SQLCIPHER=ON, SwiftPM trait SQLCipher) defines
+// SQLITEBRIDGE_SQLCIPHER and uses SQLCipher's header, which declares
+// sqlite3_key and sqlite3_rekey only when SQLITE_HAS_CODEC is defined.
+//
+// SwiftPM does not pass a C++ target's defines to the Swift targets that
+// import it, so Swift's importer may read <sqlite3.h> while the core was
+// built against SQLCipher's: the facade calls only functions both declare
+// alike. A machine with SQLCipher's headers but not SQLite's reads those.
+#pragma once
+
+#if defined(SQLITEBRIDGE_SQLCIPHER) || (defined(__has_include) && !__has_include(<sqlite3.h>) && __has_include(<sqlcipher/sqlite3.h>))
+#ifndef SQLITE_HAS_CODEC
+#define SQLITE_HAS_CODEC 1
+#endif
+#include <sqlcipher/sqlite3.h>
+#else
+#include <sqlite3.h>
+#endif
