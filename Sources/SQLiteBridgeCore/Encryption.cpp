@@ -42,8 +42,8 @@ int applyKey(Connection& connection, const Configuration& configuration) noexcep
 
 void explainNotADatabase(Connection& connection, const Configuration& configuration) {
   if (configuration.key) {
-    connection.error.message = "the key is wrong, or the file is not an encrypted database (" +
-                               connection.error.message + ")";
+    connection.error.message =
+        "the key is wrong, or the file is not an encrypted database (" + connection.error.message + ")";
   } else if (Database::isEncryptionAvailable()) {
     connection.error.message += " (if it is encrypted, open it with Configuration.key)";
   }

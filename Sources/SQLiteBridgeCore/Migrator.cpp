@@ -12,6 +12,7 @@
 
 #include "Connection.hpp"
 #include "Query.hpp"
+#include "SchemaPragmas.hpp"
 #include "Script.hpp"
 #include "SqlText.hpp"
 #include "sqlitebridge/Database.hpp"
@@ -96,13 +97,7 @@ bool pendingMigrations(Connection& connection, const std::vector<std::string>& r
 // Fails naming the first row `PRAGMA foreign_key_check` reports.
 bool foreignKeysHold(Connection& connection) {
   std::string violation;
-  if (!query(connection, "SELECT \"table\", rowid, parent FROM pragma_foreign_key_check LIMIT 1", {},
-             [&](sqlite3_stmt* stmt) {
-               violation = "row " + columnText(stmt, 1) + " of " + columnText(stmt, 0) +
-                           " references a missing row of " + columnText(stmt, 2);
-             })) {
-    return false;
-  }
+  if (!firstForeignKeyViolation(connection, std::string(), violation)) return false;
   if (violation.empty()) return true;
   return connection.fail(SQLITE_CONSTRAINT_FOREIGNKEY, "it would break a foreign key: " + violation, std::string());
 }

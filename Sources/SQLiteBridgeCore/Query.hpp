@@ -4,13 +4,15 @@
 
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 
 #include "Connection.hpp"
 
 namespace sqlitebridge {
 
 /// Runs the single statement `sql` with `arguments` bound as text to ?1, ?2,
-/// ... and calls `onRow(stmt)` for each row. Records the error on
+/// ... and calls `onRow(stmt)` for each row; an `onRow` that returns bool
+/// stops the query (successfully) by returning false. Records the error on
 /// `connection` and returns false on failure.
 template <typename OnRow>
 bool query(Connection& connection, const std::string& sql, std::initializer_list<std::string> arguments, OnRow onRow) {
@@ -21,7 +23,16 @@ bool query(Connection& connection, const std::string& sql, std::initializer_list
   for (const std::string& argument : arguments) {
     sqlite3_bind_text64(stmt, index++, argument.data(), argument.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   }
-  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) onRow(stmt);
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    if constexpr (std::is_same_v<decltype(onRow(stmt)), bool>) {
+      if (!onRow(stmt)) {
+        rc = SQLITE_DONE;
+        break;
+      }
+    } else {
+      onRow(stmt);
+    }
+  }
   if (rc != SQLITE_DONE) connection.failFromSQLite(rc, sql);
   sqlite3_finalize(stmt);
   return rc == SQLITE_DONE;

@@ -9,16 +9,10 @@ namespace {
 // The first SQLite release with `feature`, as SQLITE_VERSION_NUMBER counts.
 int firstVersion(SQLiteFeature feature) noexcept {
   switch (feature) {
-    case SQLiteFeature::PragmaFunctions:
-      return 3016000;
     case SQLiteFeature::TableXinfo:
       return 3026000;
     case SQLiteFeature::TableList:
       return 3037000;
-    case SQLiteFeature::RenameColumn:
-      return 3025000;
-    case SQLiteFeature::DropColumn:
-      return 3035000;
     case SQLiteFeature::OpenNoFollow:
       return 3031000;
   }

@@ -3,7 +3,7 @@
 // which has all of them; the encrypted variant runs on SQLCipher, which on
 // Debian 12 is built on SQLite 3.15.2. Every use of a feature newer than
 // that asks here first: a feature with a fallback takes it, one without
-// fails with missingFeature's error instead of SQLite's own ("no such
+// fails with failMissingFeature's error instead of SQLite's own ("no such
 // table: pragma_table_xinfo").
 #pragma once
 
@@ -15,18 +15,11 @@ namespace sqlitebridge {
 
 /// A SQLite feature the core uses that is newer than SQLite 3.15.
 enum class SQLiteFeature {
-  /// Table-valued pragma functions (`SELECT … FROM pragma_table_info(?1)`),
-  /// SQLite 3.16.0. Fallback: the pragma run as a statement.
-  PragmaFunctions,
   /// `PRAGMA table_xinfo` (hidden and generated columns), SQLite 3.26.0.
   /// Fallback: `PRAGMA table_info` (every column reads as not hidden).
   TableXinfo,
   /// `PRAGMA table_list`, SQLite 3.37.0. Fallback: sqlite_master.
   TableList,
-  /// `ALTER TABLE … RENAME COLUMN`, SQLite 3.25.0. No fallback.
-  RenameColumn,
-  /// `ALTER TABLE … DROP COLUMN`, SQLite 3.35.0. No fallback.
-  DropColumn,
   /// SQLITE_OPEN_NOFOLLOW (Configuration::noFollowSymlinks), SQLite
   /// 3.31.0. No fallback.
   OpenNoFollow,

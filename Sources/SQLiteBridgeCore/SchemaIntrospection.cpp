@@ -7,7 +7,9 @@
 
 #include "Connection.hpp"
 #include "Query.hpp"
+#include "SQLiteFeatures.hpp"
 #include "SchemaLookup.hpp"
+#include "SchemaPragmas.hpp"
 #include "SqlText.hpp"
 #include "sqlitebridge/Database.hpp"
 
@@ -15,24 +17,20 @@ namespace sqlitebridge {
 
 namespace {
 
-std::optional<std::string> optionalText(sqlite3_stmt* stmt, int index) {
-  if (sqlite3_column_type(stmt, index) == SQLITE_NULL) return std::nullopt;
-  return columnText(stmt, index);
-}
-
 bool readColumns(Connection& connection, const SchemaObject& table, std::vector<ColumnInfo>& out) {
-  return query(connection,
-               "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?1, ?2) ORDER BY cid",
-               {table.name, table.schema}, [&](sqlite3_stmt* stmt) {
-                 ColumnInfo column;
-                 column.name = columnText(stmt, 0);
-                 column.declaredType = columnText(stmt, 1);
-                 column.isNotNull = sqlite3_column_int(stmt, 2) != 0;
-                 column.defaultValueSQL = optionalText(stmt, 3);
-                 column.primaryKeyIndex = sqlite3_column_int(stmt, 4);
-                 column.isHidden = sqlite3_column_int(stmt, 5) != 0;
-                 out.push_back(std::move(column));
-               });
+  std::vector<TableColumnRow> rows;
+  if (!readTableColumns(connection, table.schema, table.name, rows)) return false;
+  for (TableColumnRow& row : rows) {
+    ColumnInfo column;
+    column.name = std::move(row.name);
+    column.declaredType = std::move(row.declaredType);
+    column.isNotNull = row.isNotNull;
+    if (row.hasDefault) column.defaultValueSQL = std::move(row.defaultValueSQL);
+    column.primaryKeyIndex = row.primaryKeyIndex;
+    column.isHidden = row.isHidden;
+    out.push_back(std::move(column));
+  }
+  return true;
 }
 
 IndexOrigin indexOrigin(const std::string& origin) {
@@ -42,24 +40,25 @@ IndexOrigin indexOrigin(const std::string& origin) {
 }
 
 bool readIndexes(Connection& connection, const SchemaObject& table, std::vector<IndexInfo>& out) {
-  const bool listed = query(connection, "SELECT name, \"unique\", origin FROM pragma_index_list(?1, ?2)",
-                            {table.name, table.schema}, [&](sqlite3_stmt* stmt) {
-                              IndexInfo index;
-                              index.name = columnText(stmt, 0);
-                              index.isUnique = sqlite3_column_int(stmt, 1) != 0;
-                              index.origin = indexOrigin(columnText(stmt, 2));
-                              out.push_back(std::move(index));
-                            });
+  // Columns: seq, name, unique, origin, partial.
+  const bool listed = pragmaRows(connection, table.schema, "index_list", table.name, true, [&](sqlite3_stmt* stmt) {
+    IndexInfo index;
+    index.name = columnText(stmt, 1);
+    index.isUnique = sqlite3_column_int(stmt, 2) != 0;
+    index.origin = indexOrigin(columnText(stmt, 3));
+    out.push_back(std::move(index));
+  });
   if (!listed) return false;
   std::sort(out.begin(), out.end(), [](const IndexInfo& a, const IndexInfo& b) { return a.name < b.name; });
   for (IndexInfo& index : out) {
     // The key columns only (key = 1), in key order; cid -2 is an expression
     // (which has no name). The rowid (cid -1) is never a key column.
-    const bool ok = query(connection, "SELECT cid, name FROM pragma_index_xinfo(?1, ?2) WHERE key = 1 ORDER BY seqno",
-                          {index.name, table.schema}, [&](sqlite3_stmt* stmt) {
-                            const int cid = sqlite3_column_int(stmt, 0);
-                            index.columns.push_back(cid == -2 ? std::string() : columnText(stmt, 1));
-                          });
+    // Columns: seqno, cid, name, desc, coll, key; in seqno order.
+    const bool ok = pragmaRows(connection, table.schema, "index_xinfo", index.name, true, [&](sqlite3_stmt* stmt) {
+      if (sqlite3_column_int(stmt, 5) != 1) return;
+      const int cid = sqlite3_column_int(stmt, 1);
+      index.columns.push_back(cid == -2 ? std::string() : columnText(stmt, 2));
+    });
     if (!ok) return false;
   }
   return true;
@@ -72,26 +71,25 @@ bool readForeignKeys(Connection& connection, const SchemaObject& table, std::vec
     // REFERENCES p (no columns): "to" is NULL for every column.
     if (!out.empty() && !anyDestinationColumn) out.back().destinationColumns.clear();
   };
-  const bool ok = query(connection,
-                        "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete "
-                        "FROM pragma_foreign_key_list(?1, ?2) ORDER BY id, seq",
-                        {table.name, table.schema}, [&](sqlite3_stmt* stmt) {
-                          const std::int64_t id = sqlite3_column_int64(stmt, 0);
-                          if (id != currentId) {
-                            finishKey();
-                            currentId = id;
-                            anyDestinationColumn = false;
-                            ForeignKeyInfo key;
-                            key.destinationTable = columnText(stmt, 1);
-                            key.onUpdate = columnText(stmt, 4);
-                            key.onDelete = columnText(stmt, 5);
-                            out.push_back(std::move(key));
-                          }
-                          ForeignKeyInfo& key = out.back();
-                          key.columns.push_back(columnText(stmt, 2));
-                          if (sqlite3_column_type(stmt, 3) != SQLITE_NULL) anyDestinationColumn = true;
-                          key.destinationColumns.push_back(columnText(stmt, 3));
-                        });
+  // Columns: id, seq, table, from, to, on_update, on_delete, match; in id
+  // then seq order.
+  const bool ok = pragmaRows(connection, table.schema, "foreign_key_list", table.name, true, [&](sqlite3_stmt* stmt) {
+    const std::int64_t id = sqlite3_column_int64(stmt, 0);
+    if (id != currentId) {
+      finishKey();
+      currentId = id;
+      anyDestinationColumn = false;
+      ForeignKeyInfo key;
+      key.destinationTable = columnText(stmt, 2);
+      key.onUpdate = columnText(stmt, 5);
+      key.onDelete = columnText(stmt, 6);
+      out.push_back(std::move(key));
+    }
+    ForeignKeyInfo& key = out.back();
+    key.columns.push_back(columnText(stmt, 3));
+    if (sqlite3_column_type(stmt, 4) != SQLITE_NULL) anyDestinationColumn = true;
+    key.destinationColumns.push_back(columnText(stmt, 4));
+  });
   if (!ok) return false;
   finishKey();
   return true;
@@ -168,11 +166,14 @@ bool Database::tableNames(std::vector<std::string>& out) noexcept {
   if (!beginCall()) return false;
   try {
     // pragma_table_list's types: shadow tables and views are left out, and
-    // SQLite's own tables by name.
-    if (query(*connection_,
-              "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') "
-              "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-              {}, [&](sqlite3_stmt* stmt) { out.push_back(columnText(stmt, 0)); })) {
+    // SQLite's own tables by name. Before SQLite 3.37 (no table_list),
+    // sqlite_master's tables: that SQLite has no shadow tables.
+    const char* sql = hasSQLiteFeature(SQLiteFeature::TableList)
+                          ? "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') "
+                            "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+                          : "SELECT name FROM main.sqlite_master WHERE type = 'table' "
+                            "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
+    if (query(*connection_, sql, {}, [&](sqlite3_stmt* stmt) { out.push_back(columnText(stmt, 0)); })) {
       return true;
     }
   } catch (...) {

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "Query.hpp"
+#include "SQLiteFeatures.hpp"
+#include "SchemaPragmas.hpp"
 #include "SqlText.hpp"
 
 namespace sqlitebridge {
@@ -17,17 +19,23 @@ namespace {
 bool searchOrder(Connection& connection, std::vector<std::string>& schemas) {
   schemas.clear();
   std::string temp;
-  const bool ok =
-      query(connection, "SELECT seq, name FROM pragma_database_list ORDER BY seq", {}, [&](sqlite3_stmt* stmt) {
-        if (sqlite3_column_int64(stmt, 0) == 1) {
-          temp = columnText(stmt, 1);
-        } else {
-          schemas.push_back(columnText(stmt, 1));
-        }
-      });
+  // Columns: seq, name, file; in seq order.
+  const bool ok = pragmaRows(connection, std::string(), "database_list", std::string(), false, [&](sqlite3_stmt* stmt) {
+    if (sqlite3_column_int64(stmt, 0) == 1) {
+      temp = columnText(stmt, 1);
+    } else {
+      schemas.push_back(columnText(stmt, 1));
+    }
+  });
   if (!ok) return false;
   if (!temp.empty()) schemas.insert(schemas.begin(), temp);
   return true;
+}
+
+// The name of `schema`'s schema table that every SQLite knows: the temp
+// schema's is sqlite_temp_master (`temp.sqlite_master` needs SQLite 3.33).
+std::string schemaTableName(const std::string& schema) {
+  return sameIdentifier(schema, "temp") ? "sqlite_temp_master" : "sqlite_master";
 }
 
 bool kindHasType(SchemaObjectKind kind, const std::string& type) {
@@ -45,11 +53,45 @@ bool kindHasType(SchemaObjectKind kind, const std::string& type) {
   return false;
 }
 
+// Tables and views on SQLite before 3.37 (no PRAGMA table_list): each
+// schema's sqlite_master, in search order, and the schema table itself by
+// its one name there (sqlite_master; sqlite_temp_master in temp). That
+// SQLite has no shadow tables: a virtual table's tables are plain tables.
+bool findTableOrViewInSchemaTables(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
+                                   const std::string& schema, const std::string& name, SchemaObject& object,
+                                   bool& found) {
+  for (const std::string& candidate : order) {
+    if (!schema.empty() && !sameIdentifier(candidate, schema)) continue;
+    const std::string schemaTable = schemaTableName(candidate);
+    if (sameIdentifier(name, schemaTable)) {
+      if (!kindHasType(kind, "table")) continue;
+      object.schema = candidate;
+      object.name = schemaTable;
+      found = true;
+      return true;
+    }
+    const std::string sql = "SELECT name, type FROM " + quoteIdentifier(candidate) + "." + schemaTable +
+                            " WHERE type IN ('table', 'view') AND name = ?1 COLLATE NOCASE";
+    const bool ok = query(connection, sql, {name}, [&](sqlite3_stmt* stmt) {
+      if (found || !kindHasType(kind, columnText(stmt, 1))) return;
+      object.schema = candidate;
+      object.name = columnText(stmt, 0);
+      found = true;
+    });
+    if (!ok) return false;
+    if (found) return true;
+  }
+  return true;
+}
+
 // Tables and views: PRAGMA table_list, which also knows SQLite's own tables
 // (`sqlite_schema` and `sqlite_master` name the same one). `schema` empty:
 // any schema, the first in search order.
 bool findTableOrView(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
                      const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
+  if (!hasSQLiteFeature(SQLiteFeature::TableList)) {
+    return findTableOrViewInSchemaTables(connection, kind, order, schema, name, object, found);
+  }
   std::size_t best = order.size();
   // PRAGMA table_list finds SQLite's schema tables by their old names only
   // (and reports the new ones).
@@ -80,8 +122,8 @@ bool findInSchemaTable(Connection& connection, SchemaObjectKind kind, const std:
   const std::string type = kind == SchemaObjectKind::Trigger ? "trigger" : "index";
   for (const std::string& candidate : order) {
     if (!schema.empty() && !sameIdentifier(candidate, schema)) continue;
-    const std::string sql = "SELECT name FROM " + quoteIdentifier(candidate) +
-                            ".sqlite_master WHERE type = ?1 AND name = ?2 COLLATE NOCASE";
+    const std::string sql = "SELECT name FROM " + quoteIdentifier(candidate) + "." + schemaTableName(candidate) +
+                            " WHERE type = ?1 AND name = ?2 COLLATE NOCASE";
     const bool ok = query(connection, sql, {type, name}, [&](sqlite3_stmt* stmt) {
       if (found) return;
       object.schema = candidate;

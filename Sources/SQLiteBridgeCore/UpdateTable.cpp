@@ -6,6 +6,7 @@
 
 #include "Connection.hpp"
 #include "Query.hpp"
+#include "SchemaPragmas.hpp"
 #include "Script.hpp"
 #include "SqlText.hpp"
 #include "sqlitebridge/Database.hpp"
@@ -183,48 +184,37 @@ class TableRebuild {
 
   // Columns a plain INSERT can fill (not generated, not hidden).
   bool insertableColumns(const std::string& table, std::vector<std::string>& columns) {
-    return query(connection_, "SELECT name FROM pragma_table_xinfo(?1) WHERE hidden = 0", {table},
-                 [&](sqlite3_stmt* stmt) { columns.push_back(columnText(stmt, 0)); });
+    std::vector<TableColumnRow> rows;
+    if (!readTableColumns(connection_, std::string(), table, rows)) return false;
+    for (TableColumnRow& row : rows) {
+      if (!row.isHidden) columns.push_back(std::move(row.name));
+    }
+    return true;
   }
 
   bool referencedByOtherTables() {
-    bool referenced = false;
-    query(connection_,
-          "SELECT 1 FROM sqlite_master AS s, pragma_foreign_key_list(s.name) AS f WHERE s.type = 'table' AND "
-          "f.\"table\" = ?1 COLLATE NOCASE AND s.name <> ?1 COLLATE NOCASE LIMIT 1",
-          {name_}, [&](sqlite3_stmt*) { referenced = true; });
-    return referenced;
+    std::vector<std::string> tables;
+    return tablesReferencing(connection_, name_, tables) && !tables.empty();
   }
 
   // The rebuilt table's own references, and those of tables referencing it;
   // every table's when enforcement was paused, since the caller's SQL could
   // then have broken a foreign key anywhere.
   bool foreignKeysHold(bool everyTable) {
-    if (everyTable) return noViolation("SELECT \"table\", rowid, parent FROM pragma_foreign_key_check LIMIT 1", {});
+    if (everyTable) return noViolation(std::string());
     std::vector<std::string> tables{name_};
-    if (!query(connection_,
-               "SELECT DISTINCT s.name FROM sqlite_master AS s, pragma_foreign_key_list(s.name) AS f WHERE "
-               "s.type = 'table' AND f.\"table\" = ?1 COLLATE NOCASE AND s.name <> ?1 COLLATE NOCASE",
-               {name_}, [&](sqlite3_stmt* stmt) { tables.push_back(columnText(stmt, 0)); })) {
-      return false;
-    }
+    if (!tablesReferencing(connection_, name_, tables)) return false;
     for (const std::string& table : tables) {
-      if (!noViolation("SELECT \"table\", rowid, parent FROM pragma_foreign_key_check(?1) LIMIT 1", {table})) {
-        return false;
-      }
+      if (!noViolation(table)) return false;
     }
     return true;
   }
 
-  // Runs a foreign_key_check query; fails naming the first violation it finds.
-  bool noViolation(const std::string& check, std::initializer_list<std::string> arguments) {
+  // Checks the foreign keys of `table` (every table when empty); fails
+  // naming the first violation it finds.
+  bool noViolation(const std::string& table) {
     std::string violation;
-    if (!query(connection_, check, arguments, [&](sqlite3_stmt* stmt) {
-          violation = "row " + columnText(stmt, 1) + " of " + columnText(stmt, 0) + " references a missing row of " +
-                      columnText(stmt, 2);
-        })) {
-      return false;
-    }
+    if (!firstForeignKeyViolation(connection_, table, violation)) return false;
     if (violation.empty()) return true;
     return connection_.fail(SQLITE_CONSTRAINT_FOREIGNKEY,
                             "updateTable of " + name_ + " would break a foreign key: " + violation, std::string());

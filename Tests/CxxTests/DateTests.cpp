@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "SQLiteVersionSupport.hpp"
 #include "TestSupport.hpp"
 #include "TypedReadSupport.hpp"
 
@@ -160,6 +161,8 @@ TEST(DateText, FormatOfYearsPast9999HasMoreDigits) {
 }
 
 TEST_F(Dates, FormatAgreesWithSQLiteStrftimeForYears0To9999) {
+  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3040000,
+                                  "the oracle, strftime for every year 0 to 9999 (older SQLite gets far years wrong),");
   Statement statement = db_.prepare("SELECT strftime('%Y-%m-%d %H:%M:%S', ?, 'unixepoch')");
   ASSERT_TRUE(statement.isValid()) << db_.error();
   Numbers numbers;
@@ -578,7 +581,7 @@ TEST_F(Dates, IntegerReadsAsUnixSeconds) {
   EXPECT_EQ(readDate("SELECT 1709642096"), kSample - 789);
   EXPECT_EQ(readDate("SELECT 0"), 0);
   EXPECT_EQ(readDate("SELECT -1"), -1'000);
-  EXPECT_EQ(readDate("SELECT unixepoch('2024-03-05 12:34:56')"), kSample - 789);
+  EXPECT_EQ(readDate("SELECT CAST(strftime('%s', '2024-03-05 12:34:56') AS INTEGER)"), kSample - 789);
 }
 
 TEST_F(Dates, RealReadsAsAJulianDay) {

@@ -1,5 +1,6 @@
 // hasTableColumn and tableColumns: answers from PRAGMA table_xinfo, any table
 // name kept a name, and a missing table reported as an error.
+#include "SQLiteVersionSupport.hpp"
 #include "TestSupport.hpp"
 
 using sqlitebridge::Database;
@@ -126,6 +127,7 @@ TEST_F(Schema, InjectionLookingNamesRunNothing) {
 }
 
 TEST_F(Schema, GeneratedColumnsAreListed) {
+  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3031000, "generated columns");
   ASSERT_TRUE(db_.execute("CREATE TABLE g(a INTEGER, b INTEGER, total AS (a + b) VIRTUAL, twice AS (a * 2) STORED)"))
       << db_.error();
   Names columns;

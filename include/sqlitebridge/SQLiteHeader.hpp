@@ -10,7 +10,8 @@
 // alike. A machine with SQLCipher's headers but not SQLite's reads those.
 #pragma once
 
-#if defined(SQLITEBRIDGE_SQLCIPHER) || (defined(__has_include) && !__has_include(<sqlite3.h>) && __has_include(<sqlcipher/sqlite3.h>))
+#if defined(SQLITEBRIDGE_SQLCIPHER) || \
+    (defined(__has_include) && !__has_include(<sqlite3.h>) && __has_include(<sqlcipher/sqlite3.h>))
 #ifndef SQLITE_HAS_CODEC
 #define SQLITE_HAS_CODEC 1
 #endif
