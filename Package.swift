@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Swift targets that import the C++ core (and every client target that
@@ -14,6 +14,23 @@ let package = Package(
     .executable(name: "sqlite-bridge", targets: ["sqlite-bridge"]),
     .executable(name: "sqlite-bridge-bench", targets: ["sqlite-bridge-bench"]),
   ],
+  // Which SQLite the core links. One of the two, never both (the core's
+  // SQLiteHeader.hpp stops the build): `swift build --traits SQLCipher`
+  // replaces the default, and a dependency asks with
+  // `.package(path: …, traits: ["SQLCipher"])`.
+  traits: [
+    .default(enabledTraits: ["SystemSQLite"]),
+    .trait(
+      name: "SystemSQLite",
+      description: "Link the system SQLite (libsqlite3). The default; no encryption."
+    ),
+    .trait(
+      name: "SQLCipher",
+      description:
+        "Link SQLCipher (libsqlcipher) instead of the system SQLite, so that Configuration.key encrypts the "
+        + "database. Replaces SystemSQLite: enable it alone (swift build --traits SQLCipher)."
+    ),
+  ],
   targets: [
     // The C++ core. It lives at the package root so that the public headers
     // stay in the top-level include/ folder that CMake installs too.
@@ -22,8 +39,13 @@ let package = Package(
       path: ".",
       sources: ["Sources/SQLiteBridgeCore"],
       publicHeadersPath: "include",
+      cxxSettings: [
+        .define("SQLITEBRIDGE_SYSTEM_SQLITE", .when(traits: ["SystemSQLite"])),
+        .define("SQLITEBRIDGE_SQLCIPHER", .when(traits: ["SQLCipher"])),
+      ],
       linkerSettings: [
-        .linkedLibrary("sqlite3"),
+        .linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"])),
+        .linkedLibrary("sqlcipher", .when(traits: ["SQLCipher"])),
         .linkedFramework("CoreFoundation", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
       ]
     ),

@@ -55,10 +55,23 @@ public struct Configuration: Sendable, Equatable {
   /// lock throws `.locked` at once (the busy timeout does not apply). A
   /// `DatabasePool` refuses it with `.misuse`; use a `DatabaseQueue`.
   public var sharedCacheName: String?
+  /// The encryption key (SQLCipher's passphrase, its UTF-8 bytes all used,
+  /// a NUL character included; a raw key as `"x'<64 hex digits>'"`), given
+  /// to SQLite right after the open, before anything reads the file. A new
+  /// file is created encrypted; an existing one opens only with its key: a
+  /// wrong key, or a file that is not encrypted, throws `.notADatabase` with
+  /// a message starting "the key is wrong, or the file is not an encrypted
+  /// database". Needs the encrypted build (`Database.isEncryptionAvailable`,
+  /// the package trait `SQLCipher`): in the default build a key throws
+  /// `.misuse` before any file is made, so nothing is ever written
+  /// unencrypted. An empty key throws `.misuse` too. Nil (the default)
+  /// opens a plain database. A `DatabaseQueue` or `DatabasePool` opens every
+  /// connection with it.
+  public var key: String?
 
   /// The defaults (the core's): a 5-second busy timeout, foreign keys
   /// enforced, read-write, 5 readers; no journal mode or synchronous level
-  /// set, symbolic links followed, URIs read, no shared cache.
+  /// set, symbolic links followed, URIs read, no shared cache, no key.
   public init() {
     let defaults = sqlitebridge.Configuration()
     busyTimeout = .milliseconds(defaults.busyTimeoutMilliseconds)
@@ -85,6 +98,9 @@ public struct Configuration: Sendable, Equatable {
     configuration.uriFilenames = uriFilenames
     if let sharedCacheName {
       sqlitebridge.interop.ConfigurationAccess.setSharedCacheName(&configuration, std.string(sharedCacheName))
+    }
+    if let key {
+      sqlitebridge.interop.ConfigurationAccess.setKey(&configuration, std.string(key))
     }
     return configuration
   }

@@ -5,7 +5,7 @@ import SQLiteBridge
 /// statuses: 0 success, 1 a database error, 2 a usage error.
 enum CommandLineTool {
   static let usage = """
-    usage: sqlite-bridge <command> [options]
+    usage: sqlite-bridge <command> [options] [--key-file FILE]
 
     commands:
       demo [--dir DIR]
@@ -29,9 +29,22 @@ enum CommandLineTool {
           qualified (main.t, temp.t).
       update-table DB TABLE --create SQL [--insert SQL]
           Rebuild TABLE with a new schema (see Database.updateTable).
+      version
+          Print the SQLite version and whether this build can encrypt
+          ("encryption: available" or "encryption: unavailable").
+
+    options of every command that opens a database:
+      --key-file FILE
+          Open (or create) the database encrypted with the key in FILE: its
+          contents, less one trailing newline. Only the SQLCipher build can
+          encrypt (swift build --traits SQLCipher); the default build refuses
+          a key with SQLite error 21 and makes no file. A wrong key fails with
+          SQLite error 26. The key is never taken on the command line. With a
+          key, demo creates its database (the bundled seed is plain text).
 
     Errors go to stderr with the SQLite result code. Exit status: 0 success,
-    1 database error, 2 usage error.
+    1 database error, 2 usage error (also a key file that cannot be read, is
+    empty or is not UTF-8 text).
     """
 
   static func run(_ arguments: [String]) -> Int32 {
@@ -41,13 +54,15 @@ enum CommandLineTool {
     }
     var options = Arguments(Array(arguments.dropFirst()))
     do {
+      let opener = try DatabaseOpener(&options)
       switch command {
-      case "demo": try DemoCommand.run(&options)
-      case "query": try QueryCommand.run(&options)
-      case "columns": try ColumnsCommand.run(&options)
-      case "tables": try TablesCommand.run(&options)
-      case "schema": try SchemaCommand.run(&options)
-      case "update-table": try UpdateTableCommand.run(&options)
+      case "demo": try DemoCommand.run(&options, opener)
+      case "query": try QueryCommand.run(&options, opener)
+      case "columns": try ColumnsCommand.run(&options, opener)
+      case "tables": try TablesCommand.run(&options, opener)
+      case "schema": try SchemaCommand.run(&options, opener)
+      case "update-table": try UpdateTableCommand.run(&options, opener)
+      case "version": try VersionCommand.run(&options)
       case "help", "--help", "-h": print(usage)
       default: throw UsageError("unknown command '\(command)'")
       }

@@ -11,23 +11,27 @@ enum DemoCommand {
     CREATE INDEX notes_title ON notes(title);
     """
 
-  static func run(_ arguments: inout Arguments) throws {
+  static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener) throws {
     let directory = try arguments.option("dir") ?? makeTemporaryDirectory()
     try arguments.finish()
     guard FileManager.default.fileExists(atPath: directory) else {
       throw UsageError("--dir \(directory) does not exist")
     }
-    let seed = SeedDatabase.directory(containing: databaseName)
+    // The bundled seed is plain text: with a key the demo creates the
+    // database encrypted with its creation SQL instead.
+    let seed = opener.key == nil ? SeedDatabase.directory(containing: databaseName) : nil
     let target = (directory as NSString).appendingPathComponent(databaseName)
     let existed = FileManager.default.fileExists(atPath: target)
 
-    let database = try Database(
+    let database = try opener.open(
       name: databaseName, createSQL: createSQL,
       location: DatabaseLocation(documentsDirectory: directory, bundleDirectory: seed))
     if existed {
       say("1. Opened \(database.path) (the writable copy from an earlier run).")
     } else if let seed {
       say("1. Opened \(database.path), copied on first use from the bundled seed in \(seed).")
+    } else if opener.key != nil {
+      say("1. Opened \(database.path), created encrypted with its creation SQL (the bundled seed is plain text).")
     } else {
       say("1. Opened \(database.path), created with its creation SQL (no bundled seed was found).")
     }

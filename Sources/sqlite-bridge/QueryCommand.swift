@@ -2,7 +2,7 @@ import SQLiteBridge
 
 /// `query DB SQL [ARG...] [--format json|table]`
 enum QueryCommand {
-  static func run(_ arguments: inout Arguments) throws {
+  static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener) throws {
     let format = try arguments.option("format") ?? "json"
     guard format == "json" || format == "table" else {
       throw UsageError("--format must be json or table, not '\(format)'")
@@ -10,7 +10,7 @@ enum QueryCommand {
     let path = try arguments.positional("DB")
     let sql = try arguments.positional("SQL")
     let values = try arguments.rest().map(argumentValue)
-    let database = try Database(path: path, mode: .readWriteCreate)
+    let database = try opener.open(path, mode: .readWriteCreate)
     let rows = try database.rows(sql, values)
     print(format == "json" ? RowPrinting.json(rows) : RowPrinting.table(rows))
   }
@@ -27,24 +27,24 @@ enum QueryCommand {
 
 /// `columns DB TABLE`
 enum ColumnsCommand {
-  static func run(_ arguments: inout Arguments) throws {
+  static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener) throws {
     let path = try arguments.positional("DB")
     let table = try arguments.positional("TABLE")
     try arguments.finish()
-    let database = try Database(path: path, mode: .readWrite)
+    let database = try opener.open(path, mode: .readWrite)
     for column in try database.tableColumns(table) { print(column) }
   }
 }
 
 /// `update-table DB TABLE --create SQL [--insert SQL]`
 enum UpdateTableCommand {
-  static func run(_ arguments: inout Arguments) throws {
+  static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener) throws {
     guard let create = try arguments.option("create") else { throw UsageError("update-table needs --create SQL") }
     let insert = try arguments.option("insert") ?? ""
     let path = try arguments.positional("DB")
     let table = try arguments.positional("TABLE")
     try arguments.finish()
-    let database = try Database(path: path, mode: .readWrite)
+    let database = try opener.open(path, mode: .readWrite)
     try database.updateTable(create: create, insert: insert, name: table)
     print("updated table \(table); columns: \(try database.tableColumns(table).joined(separator: ", "))")
   }

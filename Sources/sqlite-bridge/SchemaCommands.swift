@@ -2,11 +2,11 @@ import SQLiteBridge
 
 /// `tables DB [--format json|table]`
 enum TablesCommand {
-  static func run(_ arguments: inout Arguments) throws {
+  static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener) throws {
     let format = try OutputFormat(&arguments)
     let path = try arguments.positional("DB")
     try arguments.finish()
-    let database = try Database(path: path, mode: .readWrite)
+    let database = try opener.open(path, mode: .readWrite)
     let names = try database.tableNames()
     switch format {
     case .json: print(JSONValue.array(names.map(JSONValue.string)).rendered())
@@ -17,12 +17,12 @@ enum TablesCommand {
 
 /// `schema DB [TABLE] [--format json|table]`
 enum SchemaCommand {
-  static func run(_ arguments: inout Arguments) throws {
+  static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener) throws {
     let format = try OutputFormat(&arguments)
     let path = try arguments.positional("DB")
     let given = try arguments.rest()
     guard given.count <= 1 else { throw UsageError("unexpected argument '\(given[1])'") }
-    let database = try Database(path: path, mode: .readWrite)
+    let database = try opener.open(path, mode: .readWrite)
     let tables = try given.first.map { [$0] } ?? database.tableNames()
     let schemas = try tables.map { try TableSchema(database, $0) }
     switch format {

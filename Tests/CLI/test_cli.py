@@ -274,6 +274,168 @@ class CLITests(unittest.TestCase):
         self.assertIn("schema DB [TABLE] [--format json|table]", result.stdout)
 
 
+def encryption_available():
+    """Whether the binary under test is the SQLCipher build (`version` says)."""
+    result = run("version")
+    if result.returncode != 0:
+        raise RuntimeError(f"sqlite-bridge version failed: {result.stderr}")
+    line = next(l for l in result.stdout.splitlines() if l.startswith("encryption: "))
+    return line == "encryption: available"
+
+
+MARKER = "plaintext-marker-4f1d9c-the-diary-of-a-patient"
+
+
+class KeyFileTests(unittest.TestCase):
+    """--key-file FILE: the encrypted build encrypts, the default one refuses."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.db = os.path.join(self.dir.name, "secret.db")
+        self.key = self.key_file("key.txt", "correct horse\n")
+
+    def key_file(self, name, text):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
+        return path
+
+    def test_version_says_whether_encryption_is_available(self):
+        result = run("version")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stdout.splitlines()
+        self.assertRegex(lines[0], r"^SQLite 3\.\d+\.\d+$")
+        self.assertIn(lines[1], ("encryption: available", "encryption: unavailable"))
+        self.assertEqual(run("version", "extra").returncode, 2)
+
+    def test_help_names_the_key_file_option(self):
+        result = run("--help")
+        self.assertIn("--key-file FILE", result.stdout)
+        self.assertIn("\n  version\n", result.stdout)
+
+    def test_an_unreadable_empty_or_non_utf8_key_file_is_a_usage_error(self):
+        empty = self.key_file("empty.txt", "")
+        newline_only = self.key_file("newline.txt", "\r\n")
+        binary = self.key_file("binary.txt", b"\xff\xfe\x00")
+        cases = [(os.path.join(self.dir.name, "absent.txt"), "cannot read the key file"),
+                 (self.dir.name, "cannot read the key file"),
+                 (empty, "is empty"), (newline_only, "is empty"), (binary, "is not UTF-8 text")]
+        for key_file, message in cases:
+            with self.subTest(key_file=key_file):
+                result = run("query", self.db, "SELECT 1", "--key-file", key_file)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn(message, result.stderr)
+                self.assertIn(key_file, result.stderr)
+                self.assertFalse(os.path.exists(self.db))
+        missing_value = run("query", self.db, "SELECT 1", "--key-file")
+        self.assertEqual(missing_value.returncode, 2)
+        self.assertIn("--key-file needs a value", missing_value.stderr)
+
+    def test_the_default_build_refuses_a_key_and_makes_no_file(self):
+        if encryption_available():
+            self.skipTest("the SQLCipher build encrypts")
+        commands = [["query", self.db, "CREATE TABLE t(x)"], ["tables", self.db], ["columns", self.db, "t"],
+                    ["schema", self.db], ["update-table", self.db, "t", "--create", "CREATE TABLE t(y)"],
+                    ["demo", "--dir", self.dir.name]]
+        for args in commands:
+            with self.subTest(args=args):
+                result = run(*args, "--key-file", self.key)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertRegex(result.stderr, r"SQLite error 21\b.*SQLCipher")
+                self.assertEqual(sorted(os.listdir(self.dir.name)), ["key.txt"])
+
+    def encrypted_only(self):
+        if not encryption_available():
+            self.skipTest("needs the SQLCipher build (swift build --traits SQLCipher)")
+
+    def test_create_with_a_key_file_then_query_with_it(self):
+        self.encrypted_only()
+        create = run("query", self.db, "CREATE TABLE notes(body TEXT)", "--key-file", self.key)
+        self.assertEqual(create.returncode, 0, create.stderr)
+        insert = run("query", self.db, "INSERT INTO notes VALUES (?)", MARKER, "--key-file", self.key)
+        self.assertEqual(insert.returncode, 0, insert.stderr)
+        # The same key without its newline, and with "\r\n": one trailing line ending is not part of it.
+        for key in (self.key, self.key_file("bare.txt", "correct horse"),
+                    self.key_file("crlf.txt", "correct horse\r\n")):
+            with self.subTest(key=key):
+                query = run("query", self.db, "SELECT body FROM notes", "--key-file=" + key)
+                self.assertEqual(query.returncode, 0, query.stderr)
+                self.assertEqual(json.loads(query.stdout), [{"body": MARKER}])
+        with open(self.db, "rb") as f:
+            self.assertNotIn(MARKER.encode(), f.read())
+        # Python's sqlite3 (no SQLCipher) cannot read it either.
+        con = sqlite3.connect(self.db)
+        self.addCleanup(con.close)
+        with self.assertRaises(sqlite3.DatabaseError):
+            con.execute("SELECT * FROM notes").fetchall()
+
+    def test_the_plaintext_check_can_fail(self):
+        # The same writes without a key leave the marker in the file.
+        plain = os.path.join(self.dir.name, "plain.db")
+        self.assertEqual(run("query", plain, "CREATE TABLE notes(body TEXT)").returncode, 0)
+        self.assertEqual(run("query", plain, "INSERT INTO notes VALUES (?)", MARKER).returncode, 0)
+        with open(plain, "rb") as f:
+            self.assertIn(MARKER.encode(), f.read())
+
+    def test_a_wrong_key_file_or_none_fails_with_not_a_database(self):
+        self.encrypted_only()
+        self.assertEqual(run("query", self.db, "CREATE TABLE t(x)", "--key-file", self.key).returncode, 0)
+        wrong = run("query", self.db, "SELECT * FROM t", "--key-file", self.key_file("wrong.txt", "battery staple"))
+        self.assertEqual(wrong.returncode, 1)
+        self.assertRegex(wrong.stderr, r"SQLite error 26\b.*the key is wrong, or the file is not an encrypted database")
+        self.assertEqual(wrong.stdout, "")
+        none = run("query", self.db, "SELECT * FROM t")
+        self.assertEqual(none.returncode, 1)
+        self.assertIn("SQLite error 26", none.stderr)
+        plain = os.path.join(self.dir.name, "plain.db")
+        con = sqlite3.connect(plain)
+        con.execute("CREATE TABLE p(x)")
+        con.close()
+        keyed_plain = run("query", plain, "SELECT * FROM p", "--key-file", self.key)
+        self.assertEqual(keyed_plain.returncode, 1)
+        self.assertRegex(keyed_plain.stderr, r"SQLite error 26\b.*the key is wrong")
+
+    def test_commands_that_need_the_file_do_not_create_it_with_a_key(self):
+        self.encrypted_only()
+        absent = os.path.join(self.dir.name, "absent ?#%.db")
+        for args in (["tables", absent], ["columns", absent, "t"], ["schema", absent],
+                     ["update-table", absent, "t", "--create", "CREATE TABLE t(y)"]):
+            with self.subTest(args=args):
+                result = run(*args, "--key-file", self.key)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn("SQLite error 14", result.stderr)
+                self.assertFalse(os.path.exists(absent))
+        # Once made, the same odd name is found and opened with the key: a
+        # wrong key now fails on the file's contents (26), not on its name.
+        self.assertEqual(run("query", absent, "CREATE TABLE t(x)", "--key-file", self.key).returncode, 0)
+        wrong = run("tables", absent, "--key-file", self.key_file("wrong.txt", "battery staple"))
+        self.assertEqual(wrong.returncode, 1)
+        self.assertIn("SQLite error 26", wrong.stderr)
+
+    def test_schema_commands_and_demo_take_the_key(self):
+        # Each either works with the key or fails with the core's documented
+        # "needs SQLite ≥ x.y.z" error of a feature SQLCipher's SQLite lacks.
+        self.encrypted_only()
+        self.assertEqual(run("query", self.db, "CREATE TABLE notes(body TEXT)", "--key-file", self.key).returncode, 0)
+        commands = [(["tables", self.db], "notes"), (["columns", self.db, "notes"], "body"),
+                    (["schema", self.db, "notes"], "body"),
+                    (["update-table", self.db, "notes", "--create", "CREATE TABLE notes(body TEXT, n INT DEFAULT 1)"],
+                     "columns: body, n"),
+                    (["demo", "--dir", self.dir.name], "created encrypted with its creation SQL")]
+        for args, expected in commands:
+            with self.subTest(args=args):
+                result = run(*args, "--key-file", self.key)
+                if result.returncode != 0 and "needs SQLite ≥" in result.stderr:
+                    continue
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn(expected, result.stdout)
+        demo_db = os.path.join(self.dir.name, "notes.db")
+        if os.path.exists(demo_db):
+            with open(demo_db, "rb") as f:
+                self.assertNotIn(b"Demo run", f.read())
+            self.assertEqual(run("demo", "--dir", self.dir.name).returncode, 1)  # no key: SQLite error 26
+
 if __name__ == "__main__":
     CLI = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

@@ -10,6 +10,15 @@
 // alike. A machine with SQLCipher's headers but not SQLite's reads those.
 #pragma once
 
+// SwiftPM defines SQLITEBRIDGE_SYSTEM_SQLITE for its default trait
+// SystemSQLite and SQLITEBRIDGE_SQLCIPHER for the trait SQLCipher; with both
+// the core would link libsqlite3 and libsqlcipher at once, and which one
+// answers a call would depend on the linker.
+#if defined(SQLITEBRIDGE_SQLCIPHER) && defined(SQLITEBRIDGE_SYSTEM_SQLITE)
+#error \
+    "SQLiteBridge: the traits SQLCipher and SystemSQLite are both enabled, which would link two SQLite libraries: disable the default traits and enable SQLCipher alone (swift build --traits SQLCipher; in a dependency, traits: [\"SQLCipher\"] without \"default\")"
+#endif
+
 #if defined(SQLITEBRIDGE_SQLCIPHER) || \
     (defined(__has_include) && !__has_include(<sqlite3.h>) && __has_include(<sqlcipher/sqlite3.h>))
 #ifndef SQLITE_HAS_CODEC

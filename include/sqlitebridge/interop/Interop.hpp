@@ -489,6 +489,8 @@ struct ConfigurationAccess {
   static void setSharedCacheName(Configuration& configuration, const std::string& name) noexcept {
     configuration.sharedCacheName = name;
   }
+  /// The key's bytes are copied whole (a NUL is part of the key).
+  static void setKey(Configuration& configuration, const std::string& key) noexcept { configuration.key = key; }
 };
 
 }  // namespace sqlitebridge::interop
