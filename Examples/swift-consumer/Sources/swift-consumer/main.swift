@@ -102,7 +102,7 @@ let _: OpenMode = .readWriteCreate
 let previousDirectory = FileManager.default.currentDirectoryPath
 check(FileManager.default.changeCurrentDirectoryPath(directory.path), "cd into the temporary directory")
 let byDefaults = try Database(name: "defaults.db")
-check(try byDefaults.execute("SELECT count(*) AS n FROM sqlite_schema") == [["n": 0]], "empty database by name")
+check(try byDefaults.execute("SELECT count(*) AS n FROM sqlite_master") == [["n": 0]], "empty database by name")
 check(FileManager.default.fileExists(atPath: directory.appendingPathComponent("defaults.db").path), "default location")
 check(FileManager.default.changeCurrentDirectoryPath(previousDirectory), "cd back")
 
@@ -366,7 +366,7 @@ sharedCache.sharedCacheName = "swift-consumer"
 let cacheWriter = try Database(path: ":memory:", configuration: sharedCache)
 let cacheReader = try Database(path: ":memory:", configuration: sharedCache)
 try cacheWriter.execute("CREATE TABLE t(x)")
-check(try cacheReader.rows("SELECT count(*) FROM sqlite_schema")[0][0] == 1, "sharedCacheName")
+check(try cacheReader.rows("SELECT count(*) FROM sqlite_master")[0][0] == 1, "sharedCacheName")
 
 // Custom functions, aggregates and collations.
 struct ConsumerTotal: DatabaseAggregate {
