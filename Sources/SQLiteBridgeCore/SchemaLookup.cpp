@@ -47,31 +47,34 @@ bool kindHasType(SchemaObjectKind kind, const std::string& type) {
     case SchemaObjectKind::TableOrView:
       return type == "table" || type == "virtual" || type == "shadow" || type == "view";
     case SchemaObjectKind::Trigger:
+      return type == "trigger";
     case SchemaObjectKind::Index:
-      break;
+      return type == "index";
   }
   return false;
 }
 
-// Tables and views on SQLite before 3.37 (no PRAGMA table_list): each
-// schema's sqlite_master, in search order, and the schema table itself by
-// its one name there (sqlite_master; sqlite_temp_master in temp). That
-// SQLite has no shadow tables: a virtual table's tables are plain tables.
-bool findTableOrViewInSchemaTables(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
-                                   const std::string& schema, const std::string& name, SchemaObject& object,
-                                   bool& found) {
+// Each schema's schema table, in search order: triggers and indexes always;
+// tables and views on SQLite before 3.37 (no PRAGMA table_list), where the
+// schema table itself is known by its one name there (sqlite_master;
+// sqlite_temp_master in temp) and there are no shadow tables (a virtual
+// table's tables are plain tables).
+bool findInSchemaTables(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
+                        const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
+  const char* types = kind == SchemaObjectKind::Trigger ? "'trigger'"
+                      : kind == SchemaObjectKind::Index ? "'index'"
+                                                        : "'table', 'view'";
   for (const std::string& candidate : order) {
     if (!schema.empty() && !sameIdentifier(candidate, schema)) continue;
     const std::string schemaTable = schemaTableName(candidate);
-    if (sameIdentifier(name, schemaTable)) {
-      if (!kindHasType(kind, "table")) continue;
+    if (sameIdentifier(name, schemaTable) && kindHasType(kind, "table")) {
       object.schema = candidate;
       object.name = schemaTable;
       found = true;
       return true;
     }
     const std::string sql = "SELECT name, type FROM " + quoteIdentifier(candidate) + "." + schemaTable +
-                            " WHERE type IN ('table', 'view') AND name = ?1 COLLATE NOCASE";
+                            " WHERE type IN (" + types + ") AND name = ?1 COLLATE NOCASE";
     const bool ok = query(connection, sql, {name}, [&](sqlite3_stmt* stmt) {
       if (found || !kindHasType(kind, columnText(stmt, 1))) return;
       object.schema = candidate;
@@ -90,7 +93,7 @@ bool findTableOrViewInSchemaTables(Connection& connection, SchemaObjectKind kind
 bool findTableOrView(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
                      const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
   if (!hasSQLiteFeature(SQLiteFeature::TableList)) {
-    return findTableOrViewInSchemaTables(connection, kind, order, schema, name, object, found);
+    return findInSchemaTables(connection, kind, order, schema, name, object, found);
   }
   std::size_t best = order.size();
   // PRAGMA table_list finds SQLite's schema tables by their old names only
@@ -116,30 +119,10 @@ bool findTableOrView(Connection& connection, SchemaObjectKind kind, const std::v
   return ok;
 }
 
-// Triggers and indexes: each schema's sqlite_schema, in search order.
-bool findInSchemaTable(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
-                       const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
-  const std::string type = kind == SchemaObjectKind::Trigger ? "trigger" : "index";
-  for (const std::string& candidate : order) {
-    if (!schema.empty() && !sameIdentifier(candidate, schema)) continue;
-    const std::string sql = "SELECT name FROM " + quoteIdentifier(candidate) + "." + schemaTableName(candidate) +
-                            " WHERE type = ?1 AND name = ?2 COLLATE NOCASE";
-    const bool ok = query(connection, sql, {type, name}, [&](sqlite3_stmt* stmt) {
-      if (found) return;
-      object.schema = candidate;
-      object.name = columnText(stmt, 0);
-      found = true;
-    });
-    if (!ok) return false;
-    if (found) return true;
-  }
-  return true;
-}
-
 bool findIn(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
             const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
   if (kind == SchemaObjectKind::Trigger || kind == SchemaObjectKind::Index) {
-    return findInSchemaTable(connection, kind, order, schema, name, object, found);
+    return findInSchemaTables(connection, kind, order, schema, name, object, found);
   }
   return findTableOrView(connection, kind, order, schema, name, object, found);
 }
