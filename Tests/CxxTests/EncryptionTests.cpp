@@ -303,3 +303,39 @@ TEST(Encryption, AKeyWithANulByteUsesEveryByte) {
   EXPECT_EQ(openResult(dir / "nul.db", keyed(std::string("before\0other", 12))), ResultCode::NotADB);
   EXPECT_EQ(openResult(dir / "nul.db", keyed(key)), ResultCode::OK);
 }
+
+TEST(Encryption, ByNameTheCreatedDatabaseIsEncryptedAndAPlainBundleIsNot) {
+  SKIP_UNLESS_ENCRYPTED();
+  TempDir documents;
+  TempDir bundle;
+  sqlitebridge::Location location;
+  location.documentsDirectory = documents.path();
+  location.bundleDirectory = bundle.path();
+  // Created from the script: encrypted with the key, later opens need it.
+  {
+    Database db("notes.db", "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('" + kMarker + "');", location,
+                keyed("correct horse"));
+    ASSERT_TRUE(db.isOpen()) << db.error();
+  }
+  EXPECT_FALSE(contains(readFile(documents / "notes.db"), kMarker));
+  {
+    Database again("notes.db", "", location, keyed("correct horse"));
+    ASSERT_TRUE(again.isOpen()) << again.error();
+    std::vector<sqlitebridge::Row> rows;
+    ASSERT_TRUE(again.execute("SELECT body FROM notes", &rows)) << again.error();
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].value(0).asText(), kMarker);
+  }
+  Database wrong("notes.db", "", location, keyed("battery staple"));
+  EXPECT_FALSE(wrong.isOpen());
+  EXPECT_EQ(wrong.lastError().resultCode(), ResultCode::NotADB);
+  // A plain bundled database is copied as it is: a key cannot read it.
+  {
+    Database seed = Database::open(bundle / "seed.db");
+    ASSERT_TRUE(seed.execute("CREATE TABLE t(x)")) << seed.error();
+  }
+  Database copied("seed.db", "", location, keyed("correct horse"));
+  EXPECT_FALSE(copied.isOpen());
+  EXPECT_EQ(copied.lastError().resultCode(), ResultCode::NotADB);
+  EXPECT_TRUE(startsWith(copied.lastError().message, kWrongKeyMessage)) << copied.lastError().message;
+}

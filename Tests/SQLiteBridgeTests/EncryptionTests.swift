@@ -268,4 +268,32 @@ struct EncryptionTests {
       #expect(try readMarker(try Database(path: path, configuration: keyed("before\u{0}after"))) == .text(Self.marker))
     }
   }
+
+  /// By name: a database created from its script is encrypted with the key
+  /// (later opens need it); a plain bundled copy is copied as it is, so a
+  /// key cannot read it.
+  @Test(.enabled(if: Database.isEncryptionAvailable, "needs the SQLCipher build"))
+  func byNameTheCreatedDatabaseIsEncryptedAndAPlainBundleIsNot() throws {
+    try withTemporaryDirectory { documents in
+      try withTemporaryDirectory { bundle in
+        let location = DatabaseLocation(documentsDirectory: documents, bundleDirectory: bundle)
+        let create = "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('\(Self.marker)');"
+        _ = try Database(name: "notes.db", createSQL: create, location: location, configuration: keyed("correct horse"))
+        #expect(!holdsMarker(try fileBytes(documents + "/notes.db")))
+        let again = try Database(name: "notes.db", location: location, configuration: keyed("correct horse"))
+        #expect(try readMarker(again) == .text(Self.marker))
+        let wrong = databaseError {
+          _ = try Database(name: "notes.db", location: location, configuration: keyed("battery staple"))
+        }
+        #expect(wrong?.resultCode == .notADatabase)
+
+        _ = try Database(path: bundle + "/seed.db").execute("CREATE TABLE t(x)")
+        let copied = databaseError {
+          _ = try Database(name: "seed.db", location: location, configuration: keyed("correct horse"))
+        }
+        #expect(copied?.resultCode == .notADatabase)
+        #expect(copied?.message.hasPrefix(Self.wrongKeyMessage) == true, "\(String(describing: copied))")
+      }
+    }
+  }
 }
