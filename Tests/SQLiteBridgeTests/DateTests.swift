@@ -38,7 +38,8 @@ struct DateTests {
     let stored = date(1_709_642_096_789)
     let row = try #require(
       try database.rows(
-        "SELECT typeof(?1) AS type, strftime('%Y-%m-%d %H:%M:%f', ?1) AS normalized, unixepoch(?1) AS seconds",
+        "SELECT typeof(?1) AS type, strftime('%Y-%m-%d %H:%M:%f', ?1) AS normalized, "
+          + "CAST(strftime('%s', ?1) AS INTEGER) AS seconds",
         [stored.databaseValue]
       ).first)
     #expect(row["type"] == "text")
@@ -157,7 +158,8 @@ struct DateTests {
     #expect(Date.fromDatabaseValue(.integer(-86_400)).map(milliseconds) == -86_400_000)
     #expect(Date.fromDatabaseValue(.integer(Int64.max)) == nil)
     let database = try memoryDatabase()
-    let row = try #require(try database.rows("SELECT unixepoch('2024-03-05 12:34:56') AS at").first)
+    let row = try #require(
+      try database.rows("SELECT CAST(strftime('%s', '2024-03-05 12:34:56') AS INTEGER) AS at").first)
     #expect(milliseconds(try row.get("at", as: Date.self)) == 1_709_642_096_000)
   }
 

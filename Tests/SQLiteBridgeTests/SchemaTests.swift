@@ -79,7 +79,8 @@ struct SchemaTests {
     #expect(try tableNames(database) == ["t", "x; DROP TABLE t"])
   }
 
-  @Test func generatedColumnsAreIncluded() throws {
+  @Test(.enabled(if: sqliteIsAtLeast(3_031_000), "generated columns need SQLite 3.31"))
+  func generatedColumnsAreIncluded() throws {
     let database = try memoryDatabase()
     try database.execute(
       "CREATE TABLE g(a INT, b INT GENERATED ALWAYS AS (a * 2) VIRTUAL, c INT AS (a + 1) STORED, d TEXT)")
@@ -88,7 +89,8 @@ struct SchemaTests {
     #expect(try database.hasTableColumn("g", "C"))
   }
 
-  @Test func hiddenColumnsOfVirtualTablesAreIncluded() throws {
+  @Test(.enabled(if: sqliteHasCompileOption("ENABLE_FTS5"), "this SQLite lacks FTS5"))
+  func hiddenColumnsOfVirtualTablesAreIncluded() throws {
     let database = try memoryDatabase()
     try database.execute("CREATE VIRTUAL TABLE docs USING fts5(body)")
     #expect(try database.tableColumns("docs") == ["body", "docs", "rank"])
