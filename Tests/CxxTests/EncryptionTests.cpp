@@ -31,8 +31,6 @@ Configuration keyed(std::string key) {
   return configuration;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 bool startsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
 /// Creates a table holding the marker.
@@ -40,6 +38,14 @@ void writeMarker(Database& db) {
   ASSERT_TRUE(db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)")) << db.error();
   ASSERT_TRUE(db.execute("INSERT INTO notes(body) VALUES (?)", kMarker)) << db.error();
 }
+
+/// Creates the marker table in a queue's or pool's write block.
+bool storeMarker(Database& db) {
+  return db.execute("CREATE TABLE notes(body TEXT)") && db.execute("INSERT INTO notes VALUES (?)", kMarker);
+}
+
+/// The marker read back, in a queue's or pool's read block.
+std::string readMarker(Database& db) { return scalarText(db, "SELECT body FROM notes"); }
 
 /// Creates the file at `path` with the marker, encrypted with `key`.
 void makeEncrypted(const std::string& path, const std::string& key) {
@@ -261,13 +267,8 @@ TEST(Encryption, AQueueOpensItsConnectionWithTheKey) {
     DatabaseQueue queue(dir / "queue.db", keyed("queue key"));
     ASSERT_TRUE(queue.isOpen()) << queue.openError().message;
     Error error;
-    ASSERT_TRUE(queue.write(
-        [](Database& db) {
-          return db.execute("CREATE TABLE notes(body TEXT)") && db.execute("INSERT INTO notes VALUES (?)", kMarker);
-        },
-        &error))
-        << error.message;
-    EXPECT_EQ(queue.read([](Database& db) { return scalarText(db, "SELECT body FROM notes"); }), kMarker);
+    ASSERT_TRUE(queue.write(storeMarker, &error)) << error.message;
+    EXPECT_EQ(queue.read(readMarker), kMarker);
     DatabaseQueue wrong(dir / "queue.db", keyed("wrong"));
     EXPECT_EQ(wrong.openError().resultCode(), ResultCode::NotADB) << wrong.openError().message;
   }
@@ -280,14 +281,9 @@ TEST(Encryption, APoolOpensItsWriterAndReadersWithTheKey) {
   DatabasePool pool(dir / "pool.db", keyed("pool key"));
   ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
   Error error;
-  ASSERT_TRUE(pool.write(
-      [](Database& db) {
-        return db.execute("CREATE TABLE notes(body TEXT)") && db.execute("INSERT INTO notes VALUES (?)", kMarker);
-      },
-      &error))
-      << error.message;
+  ASSERT_TRUE(pool.write(storeMarker, &error)) << error.message;
   // A reader connection, opened with the key too.
-  EXPECT_EQ(pool.read([](Database& db) { return scalarText(db, "SELECT body FROM notes"); }), kMarker);
+  EXPECT_EQ(pool.read(readMarker), kMarker);
   DatabasePool wrong(dir / "pool.db", keyed("wrong"));
   EXPECT_EQ(wrong.openError().resultCode(), ResultCode::NotADB) << wrong.openError().message;
   EXPECT_FALSE(contains(readFile(dir / "pool.db"), kMarker));

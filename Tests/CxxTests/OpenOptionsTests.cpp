@@ -36,8 +36,6 @@ Configuration shared(const std::string& name) {
   return configuration;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 }  // namespace
 
 TEST(OpenOptions, DefaultsLeaveTheFileAloneFollowLinksAndReadUris) {

@@ -171,6 +171,9 @@ inline std::string describe(const sqlitebridge::Value& value) {
   return "?";
 }
 
+/// Whether `text` holds `part` (for error messages).
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 /// Every row `sql` returns, each rendered as "col=value|col=value".
 inline std::vector<std::string> dump(sqlitebridge::Database& db, const std::string& sql) {
   std::vector<sqlitebridge::Row> rows;

@@ -31,6 +31,14 @@ struct EncryptionTests {
     try scalar(database, "SELECT body FROM notes")
   }
 
+  /// Makes `<directory>/secret.db` holding the marker, encrypted with
+  /// "correct horse"; returns its path.
+  private func encryptedMarkerFile(in directory: String) throws -> String {
+    let path = directory + "/secret.db"
+    try writeMarker(try Database(path: path, configuration: keyed("correct horse")))
+    return path
+  }
+
   private func holdsMarker(_ bytes: Data) -> Bool {
     bytes.range(of: Data(Self.marker.utf8)) != nil
   }
@@ -109,8 +117,7 @@ struct EncryptionTests {
   @Test(.enabled(if: Database.isEncryptionAvailable, "needs the SQLCipher build"))
   func createEncryptedThenReopenWithTheKey() throws {
     try withTemporaryDirectory { directory in
-      let path = directory + "/secret.db"
-      try writeMarker(try Database(path: path, configuration: keyed("correct horse")))
+      let path = try encryptedMarkerFile(in: directory)
       let reopened = try Database(path: path, configuration: keyed("correct horse"))
       #expect(try readMarker(reopened) == .text(Self.marker))
     }
@@ -119,8 +126,7 @@ struct EncryptionTests {
   @Test(.enabled(if: Database.isEncryptionAvailable, "needs the SQLCipher build"))
   func aWrongKeyThrowsNotADatabaseSayingSo() throws {
     try withTemporaryDirectory { directory in
-      let path = directory + "/secret.db"
-      try writeMarker(try Database(path: path, configuration: keyed("correct horse")))
+      let path = try encryptedMarkerFile(in: directory)
       let error = databaseError { _ = try Database(path: path, configuration: keyed("battery staple")) }
       #expect(error?.resultCode == .notADatabase)
       #expect(error?.message.hasPrefix(Self.wrongKeyMessage) == true, "\(String(describing: error))")
@@ -131,8 +137,7 @@ struct EncryptionTests {
   @Test(.enabled(if: Database.isEncryptionAvailable, "needs the SQLCipher build"))
   func noKeyOnAnEncryptedFileThrowsNotADatabase() throws {
     try withTemporaryDirectory { directory in
-      let path = directory + "/secret.db"
-      try writeMarker(try Database(path: path, configuration: keyed("correct horse")))
+      let path = try encryptedMarkerFile(in: directory)
       let error = databaseError { _ = try Database(path: path) }
       #expect(error?.resultCode == .notADatabase)
       #expect(error?.message.contains("Configuration.key") == true, "\(String(describing: error))")
