@@ -22,11 +22,4 @@ public struct TraceEvent: Sendable {
     /// A statement finished running; `duration` says how long it ran.
     case profile
   }
-
-  init(sql: String, expandedSQL: String?, duration: Duration?, kind: Kind) {
-    self.sql = sql
-    self.expandedSQL = expandedSQL
-    self.duration = duration
-    self.kind = kind
-  }
 }

@@ -28,7 +28,6 @@ struct FunctionTests {
   }
 
   struct FailingStep: DatabaseAggregate {
-    init() {}
     mutating func step(_ arguments: [DatabaseValue]) throws {
       if arguments[0] == 2 { throw DatabaseError(code: 1, message: "step saw 2") }
     }

@@ -12,7 +12,8 @@ struct InterruptTests {
     // Database is not Sendable; interrupt() is its one method safe from
     // another thread.
     let shared = Locked(database)
-    let error = interruptUntilReturns({ shared.current.interrupt() }) { started in
+    let interrupt: @Sendable () -> Void = { shared.current.interrupt() }
+    let error = interruptUntilReturns(interrupt) { started in
       let database = shared.current
       started.send()
       try database.execute(endlessQuery)
@@ -23,7 +24,8 @@ struct InterruptTests {
 
   @Test func interruptsAQueueRead() throws {
     let queue = try DatabaseQueue(path: ":memory:")
-    let error = interruptUntilReturns({ queue.interrupt() }) { started in
+    let interrupt: @Sendable () -> Void = { queue.interrupt() }
+    let error = interruptUntilReturns(interrupt) { started in
       try queue.read { db in
         started.send()
         try db.execute(endlessQuery)
@@ -37,7 +39,8 @@ struct InterruptTests {
     try withTemporaryDirectory { directory in
       let pool = try DatabasePool(path: directory + "/i.db")
       try pool.write { db in try db.execute("CREATE TABLE t(x)") }
-      let error = interruptUntilReturns({ pool.interrupt() }) { started in
+      let interrupt: @Sendable () -> Void = { pool.interrupt() }
+      let error = interruptUntilReturns(interrupt) { started in
         try pool.read { db in
           started.send()
           try db.execute(endlessQuery)

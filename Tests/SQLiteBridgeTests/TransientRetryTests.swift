@@ -13,7 +13,8 @@ import Testing
 struct TransientRetryTests {
   typealias Access = sqlitebridge.interop.ConcurrencyAccess
 
-  @Test(arguments: [15 /* SQLITE_PROTOCOL */, 5 /* SQLITE_BUSY */])
+  // SQLITE_PROTOCOL, SQLITE_BUSY
+  @Test(arguments: [15, 5])
   func aPoolRetriesTransientAnswers(code: Int32) throws {
     try withTemporaryDirectory { directory in
       let pool = try DatabasePool(path: directory + "/p.db")
