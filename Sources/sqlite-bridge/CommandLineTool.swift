@@ -12,12 +12,15 @@ enum CommandLineTool {
           Open the notes database by name (copied from the bundled seed on first
           use), insert, query, change the table with updateTable, print the rows.
           DIR defaults to a new temporary directory.
-      query DB SQL [ARG...] [--format json|table]
+      query DB SQL [ARG...] [--format json|table|csv]
           Run one statement on the database file DB (created if missing) with
           ARGs bound to its parameters, and print the rows (JSON by default).
           An ARG that reads as an integer or a decimal number is bound as one;
           NULL binds NULL; anything else binds as text. Arguments after a
           lone -- are taken as they are (e.g. text starting with --).
+          CSV is RFC 4180: a header row, CRLF line ends, fields holding , " CR
+          or LF quoted with " doubled, NULL an empty field, empty text "",
+          blobs as uppercase hex.
       columns DB TABLE
           Print TABLE's column names, one per line.
       tables DB [--format json|table]

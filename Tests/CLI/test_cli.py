@@ -3,6 +3,8 @@
 Usage: python3 Tests/CLI/test_cli.py PATH/TO/sqlite-bridge
 """
 
+import csv
+import io
 import json
 import os
 import re
@@ -15,8 +17,13 @@ import unittest
 CLI = None
 
 
-def run(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+def run(*args, input=None):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120, input=input)
+
+
+def run_bytes(*args):
+    """As run, but stdout and stderr as bytes (line ends kept as they are)."""
+    return subprocess.run([CLI, *args], capture_output=True, timeout=120)
 
 
 def json_blocks(text):
@@ -275,6 +282,60 @@ class CLITests(unittest.TestCase):
         self.assertTrue(re.search(r"update-table DB TABLE", result.stdout))
         self.assertIn("tables DB [--format json|table]", result.stdout)
         self.assertIn("schema DB [TABLE] [--format json|table]", result.stdout)
+
+
+class CSVTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.db = os.path.join(self.dir.name, "csv.db")
+        self.values = [(1, "plain", 1.5, None), (2, "comma, inside", -2.0, b"\x00\xab"),
+                       (3, 'quote " inside', 0.0, b""), (4, "line\nbreak", None, None),
+                       (5, "crlf\r\nbreak", 1e100, None), (6, "", None, None), (7, None, None, None),
+                       (8, "lone\rreturn", None, None)]
+        con = sqlite3.connect(self.db)
+        con.execute("CREATE TABLE c(id INTEGER PRIMARY KEY, text TEXT, real REAL, data BLOB)")
+        con.executemany("INSERT INTO c VALUES (?, ?, ?, ?)", self.values)
+        con.commit()
+        con.close()
+
+    def test_rfc4180_exact_bytes(self):
+        result = run_bytes("query", self.db, "SELECT id, text AS \"a,b\" FROM c WHERE id <> 4 ORDER BY id",
+                           "--format", "csv")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout,
+                         b'id,"a,b"\r\n1,plain\r\n2,"comma, inside"\r\n3,"quote "" inside"\r\n'
+                         b'5,"crlf\r\nbreak"\r\n6,""\r\n7,\r\n8,"lone\rreturn"\r\n')
+
+    def test_parsed_back_with_pythons_csv_module(self):
+        result = run_bytes("query", self.db, "SELECT * FROM c ORDER BY id", "--format=csv")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        text = result.stdout.decode()
+        self.assertTrue(text.endswith("\r\n"))
+        # Outside quoted fields every line ends in CRLF: no bare LF.
+        unquoted = re.sub(r'"(?:[^"]|"")*"', "", text)
+        self.assertEqual(unquoted.count("\n"), unquoted.count("\r\n"))
+        self.assertEqual(unquoted.count("\r\n"), len(self.values) + 1)
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+        self.assertEqual(rows[0], ["id", "text", "real", "data"])
+
+        def expected(value):
+            if value is None:
+                return ""
+            if isinstance(value, bytes):
+                return value.hex().upper()
+            return str(value)
+        self.assertEqual(rows[1:], [[expected(v) for v in row] for row in self.values])
+        self.assertEqual([float(r[2]) for r in rows[1:] if r[2]], [1.5, -2.0, 0.0, 1e100])
+
+    def test_no_rows_still_gives_the_header_and_no_columns_give_nothing(self):
+        empty = run_bytes("query", self.db, "SELECT id, text FROM c WHERE 0", "--format", "csv")
+        self.assertEqual((empty.returncode, empty.stdout), (0, b"id,text\r\n"))
+        table = run("query", self.db, "SELECT id, text FROM c WHERE 0", "--format", "table")
+        self.assertEqual((table.returncode, table.stdout), (0, "id  text\n--  ----\n(0 rows)\n"))
+        insert = run_bytes("query", self.db, "INSERT INTO c(id) VALUES (9)", "--format", "csv")
+        self.assertEqual((insert.returncode, insert.stdout), (0, b""))
+        self.assertEqual(run("query", self.db, "SELECT 1", "--format", "xml").returncode, 2)
 
 
 def tool_sqlite_version():
