@@ -21,6 +21,9 @@ enum CommandLineTool {
           CSV is RFC 4180: a header row, CRLF line ends, fields holding , " CR
           or LF quoted with " doubled, NULL an empty field, empty text "",
           blobs as uppercase hex.
+      check DB
+          Run SQLite's integrity check and foreign-key check: print "ok" (exit
+          0), or each problem and their count (exit 1).
       columns DB TABLE
           Print TABLE's column names, one per line.
       tables DB [--format json|table]
@@ -65,6 +68,7 @@ enum CommandLineTool {
       case "tables": try TablesCommand.run(&options, opener)
       case "schema": try SchemaCommand.run(&options, opener)
       case "update-table": try UpdateTableCommand.run(&options, opener)
+      case "check": try CheckCommand.run(&options, opener)
       case "version": try VersionCommand.run(&options)
       case "help", "--help", "-h": print(usage)
       default: throw UsageError("unknown command '\(command)'")
@@ -73,6 +77,8 @@ enum CommandLineTool {
     } catch let error as UsageError {
       printError("error: \(error.message)\n\n\(usage)")
       return 2
+    } catch is ReportedFailure {
+      return 1
     } catch let error as DatabaseError {
       printError("error: \(error)")
       return 1
