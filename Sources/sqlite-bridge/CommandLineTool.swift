@@ -21,6 +21,14 @@ enum CommandLineTool {
           CSV is RFC 4180: a header row, CRLF line ends, fields holding , " CR
           or LF quoted with " doubled, NULL an empty field, empty text "",
           blobs as uppercase hex.
+      shell DB [--mode json|table|csv]
+          An interactive prompt on DB (created if missing): SQL statements
+          ending with ';' (one may span lines), and the dot commands .tables,
+          .schema [TABLE], .mode json|table|csv, .help, .quit. Rows print as a
+          table unless --mode or .mode says otherwise. A failing statement
+          prints its error and the shell goes on. With stdin not a terminal it
+          runs stdin as a script, without prompts, continuing past errors, and
+          exits 1 if any statement or dot command failed.
       check DB
           Run SQLite's integrity check and foreign-key check: print "ok" (exit
           0), or each problem and their count (exit 1).
@@ -68,6 +76,7 @@ enum CommandLineTool {
       case "tables": try TablesCommand.run(&options, opener)
       case "schema": try SchemaCommand.run(&options, opener)
       case "update-table": try UpdateTableCommand.run(&options, opener)
+      case "shell": try ShellCommand.run(&options, opener)
       case "check": try CheckCommand.run(&options, opener)
       case "version": try VersionCommand.run(&options)
       case "help", "--help", "-h": print(usage)

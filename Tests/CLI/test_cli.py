@@ -8,10 +8,13 @@ import io
 import json
 import os
 import re
+import select
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import termios
+import time
 import unittest
 
 CLI = None
@@ -24,6 +27,81 @@ def run(*args, input=None):
 def run_bytes(*args):
     """As run, but stdout and stderr as bytes (line ends kept as they are)."""
     return subprocess.run([CLI, *args], capture_output=True, timeout=120)
+
+
+class Terminal:
+    """The CLI with stdin, stdout and stderr on a pseudo-terminal (so isatty
+    is true for all three), or with only the streams named in `on_terminal`
+    on it and the others piped. The terminal neither echoes input nor turns
+    "\n" into "\r\n", so what is read is exactly what the CLI wrote. Every
+    read and the wait for the exit are bounded: a hung CLI fails the test."""
+
+    TIMEOUT = 30
+
+    def __init__(self, test, *args, on_terminal=("stdin", "stdout", "stderr")):
+        self.master, slave = os.openpty()
+        attributes = termios.tcgetattr(slave)
+        attributes[1] &= ~termios.ONLCR  # output flags
+        attributes[3] &= ~termios.ECHO  # local flags
+        termios.tcsetattr(slave, termios.TCSANOW, attributes)
+        streams = {name: (slave if name in on_terminal else subprocess.PIPE)
+                   for name in ("stdin", "stdout", "stderr")}
+        self.process = subprocess.Popen([CLI, *args], start_new_session=True, **streams)
+        os.close(slave)
+        self.output = b""
+        self.position = 0
+        test.addCleanup(self.close)
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=self.TIMEOUT)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+        os.close(self.master)
+
+    def send(self, line):
+        os.write(self.master, line.encode() + b"\n")
+
+    def _read_more(self, deadline):
+        """Reads what is there within the deadline; False at EOF."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"timed out; the terminal shows {self.output[self.position:]!r}")
+        ready, _, _ = select.select([self.master], [], [], remaining)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:  # EIO: every copy of the terminal's other side is closed
+            chunk = b""
+        self.output += chunk
+        return bool(chunk)
+
+    def read_until(self, expected):
+        """What the CLI wrote since the last read, up to and including `expected`."""
+        deadline = time.monotonic() + self.TIMEOUT
+        while expected.encode() not in self.output[self.position:]:
+            if not self._read_more(deadline):
+                raise AssertionError(f"the CLI ended before writing {expected!r}: {self.output[self.position:]!r}")
+        end = self.output.index(expected.encode(), self.position) + len(expected)
+        text = self.output[self.position:end].decode()
+        self.position = end
+        return text
+
+    def read_to_end(self):
+        """Everything the CLI writes until it closes the terminal."""
+        deadline = time.monotonic() + self.TIMEOUT
+        while self._read_more(deadline):
+            pass
+        text = self.output[self.position:].decode()
+        self.position = len(self.output)
+        return text
+
+    def wait(self):
+        """The exit status (bounded)."""
+        return self.process.wait(timeout=self.TIMEOUT)
 
 
 def json_blocks(text):
@@ -282,6 +360,157 @@ class CLITests(unittest.TestCase):
         self.assertTrue(re.search(r"update-table DB TABLE", result.stdout))
         self.assertIn("tables DB [--format json|table]", result.stdout)
         self.assertIn("schema DB [TABLE] [--format json|table]", result.stdout)
+
+
+PROMPT = "sqlite-bridge> "
+CONTINUATION = "...> "
+
+
+class ShellTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.db = os.path.join(self.dir.name, "test.db")
+        con = sqlite3.connect(self.db)
+        con.executescript("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT);"
+                          "INSERT INTO t VALUES (1, 'a\"b'), (2, NULL);")
+        con.close()
+
+    def rows(self, sql):
+        con = sqlite3.connect(self.db)
+        try:
+            return con.execute(sql).fetchall()
+        finally:
+            con.close()
+
+    def test_interactive_shell_on_a_terminal(self):
+        shell = Terminal(self, "shell", self.db)
+        self.assertIn("sqlite-bridge shell on", shell.read_until(PROMPT))
+
+        shell.send(".tables")
+        self.assertEqual(shell.read_until(PROMPT), "name\n----\nt\n(1 row)\n" + PROMPT)
+
+        # A statement over several lines: a ';' in a string or a comment
+        # does not end it (continuation prompts), the last one does.
+        shell.send("CREATE TABLE u(a TEXT);")
+        self.assertEqual(shell.read_until(PROMPT), PROMPT)
+        shell.send("INSERT INTO u VALUES ('semi;")
+        self.assertTrue(shell.read_until(CONTINUATION).endswith(CONTINUATION))
+        shell.send("colon') -- a comment; still the same statement")
+        self.assertTrue(shell.read_until(CONTINUATION).endswith(CONTINUATION))
+        shell.send(";")
+        self.assertEqual(shell.read_until(PROMPT), PROMPT)
+        self.assertEqual(self.rows("SELECT a FROM u"), [("semi;\ncolon",)])
+
+        # Table mode by default, with a header even for no rows.
+        shell.send("SELECT id, name FROM t ORDER BY id;")
+        self.assertEqual(shell.read_until(PROMPT).splitlines()[:-1],
+                         ["id  name", "--  ----", "1   a\"b", "2   NULL", "(2 rows)"])
+        shell.send("SELECT id FROM t WHERE 0;")
+        self.assertEqual(shell.read_until(PROMPT), "id\n--\n(0 rows)\n" + PROMPT)
+
+        shell.send(".mode json")
+        self.assertEqual(shell.read_until(PROMPT), PROMPT)
+        shell.send("SELECT a FROM u;")
+        self.assertEqual(json.loads(shell.read_until(PROMPT)[:-len(PROMPT)]), [{"a": "semi;\ncolon"}])
+        shell.send(".schema t")
+        (schema,) = json.loads(shell.read_until(PROMPT)[:-len(PROMPT)])
+        self.assertEqual(schema["table"], "t")
+        self.assertEqual([c["name"] for c in schema["columns"]], ["id", "name"])
+        self.assertEqual(schema["primaryKey"], ["id"])
+
+        shell.send(".mode csv")
+        self.assertEqual(shell.read_until(PROMPT), PROMPT)
+        shell.send(".mode")
+        self.assertEqual(shell.read_until(PROMPT), "mode: csv\n" + PROMPT)
+        shell.send("SELECT id, name FROM t ORDER BY id;")
+        self.assertEqual(shell.read_until(PROMPT), 'id,name\r\n1,"a""b"\r\n2,\r\n' + PROMPT)
+
+        # Errors print with their code; the shell goes on.
+        shell.send("SELECT * FROM nope;")
+        self.assertRegex(shell.read_until(PROMPT), r"^error: SQLite error 1: no such table: nope.*\n" + PROMPT)
+        shell.send(".frobnicate")
+        self.assertRegex(shell.read_until(PROMPT), r"^error: unknown command '\.frobnicate'.*\n" + PROMPT)
+        shell.send(".mode xml")
+        self.assertRegex(shell.read_until(PROMPT), r"^error: \.mode must be json\|table\|csv, not 'xml'\n")
+        shell.send(".schema nope")
+        self.assertRegex(shell.read_until(PROMPT), r"^error: SQLite error 1\b.*no such table: nope")
+        shell.send("SELECT 6 * 7 AS answer;")
+        self.assertEqual(shell.read_until(PROMPT), "answer\r\n42\r\n" + PROMPT)
+
+        shell.send(".help")
+        help_text = shell.read_until(PROMPT)
+        for command in (".tables", ".schema [TABLE]", ".mode [json|table|csv]", ".quit", ".help"):
+            self.assertIn(command, help_text)
+
+        shell.send(".quit")
+        self.assertEqual(shell.wait(), 0)
+        self.assertEqual(shell.read_to_end(), "")
+
+    def test_interactive_shell_ends_at_end_of_input_with_status_0(self):
+        shell = Terminal(self, "shell", self.db, "--mode", "json")
+        shell.read_until(PROMPT)
+        shell.send("SELECT 1 AS one;")
+        self.assertEqual(json.loads(shell.read_until(PROMPT)[:-len(PROMPT)]), [{"one": 1}])
+        shell.send("SELECT * FROM nope;")  # errors at a terminal do not change the status
+        shell.read_until(PROMPT)
+        os.write(shell.master, b"\x04")  # Ctrl-D: end of input
+        self.assertEqual(shell.read_to_end(), "\n")
+        self.assertEqual(shell.wait(), 0)
+
+    def test_script_from_a_pipe_runs_without_prompts(self):
+        script = (".mode json\n"
+                  "CREATE TABLE p(x); INSERT INTO p VALUES (1);\n"
+                  "INSERT INTO p VALUES ('a;b'),\n"
+                  "  ('c');\n"
+                  "CREATE TRIGGER p_copy AFTER INSERT ON p BEGIN\n"
+                  "  INSERT INTO t(name) VALUES (new.x);\n"
+                  "END;\n"
+                  "INSERT INTO p VALUES ('via trigger');\n"
+                  "SELECT x FROM p ORDER BY rowid;\n"
+                  "SELECT 'no semicolon at the end' AS last\n")
+        result = run("shell", self.db, input=script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stderr, "")
+        self.assertNotIn(PROMPT, result.stdout)
+        self.assertNotIn(CONTINUATION, result.stdout)
+        first, last = result.stdout.split("\n]\n", 1)
+        self.assertEqual(json.loads(first + "\n]"), [{"x": 1}, {"x": "a;b"}, {"x": "c"}, {"x": "via trigger"}])
+        self.assertEqual(json.loads(last), [{"last": "no semicolon at the end"}])
+        self.assertEqual(self.rows("SELECT name FROM t WHERE id = 3"), [("via trigger",)])
+
+    def test_script_goes_on_after_an_error_and_exits_1(self):
+        script = ("INSERT INTO t(id, name) VALUES (3, 'before');\n"
+                  "SELECT * FROM nope;\n"
+                  "INSERT INTO t(id, name) VALUES (1, 'duplicate');\n"
+                  ".nonsense\n"
+                  "INSERT INTO t(id, name) VALUES (4, 'after');\n")
+        result = run("shell", self.db, input=script)
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, "")
+        errors = result.stderr.splitlines()
+        self.assertEqual(len(errors), 3, result.stderr)
+        self.assertRegex(errors[0], r"^error: SQLite error 1: no such table: nope")
+        self.assertRegex(errors[1], r"^error: SQLite error 19 \(extended 1555\)")
+        self.assertRegex(errors[2], r"^error: unknown command '\.nonsense'")
+        self.assertEqual(self.rows("SELECT id, name FROM t WHERE id > 2 ORDER BY id"), [(3, "before"), (4, "after")])
+
+    def test_script_with_an_unfinished_statement_at_the_end_fails(self):
+        result = run("shell", self.db, input="SELECT 1;\nSELECT 'never closed;\n")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, "1\n-\n1\n(1 row)\n")
+        self.assertRegex(result.stderr, r"^error: SQLite error 1\b.*unrecognized token")
+
+    def test_shell_quit_stops_reading_and_usage_errors(self):
+        result = run("shell", self.db, "--mode", "csv", input="SELECT 1 AS a;\n.quit\nSELECT * FROM nope;\n")
+        self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "a\n1\n", ""))
+        for args in (["shell"], ["shell", self.db, "extra"], ["shell", self.db, "--mode", "xml"]):
+            with self.subTest(args=args):
+                self.assertEqual(run(*args, input="").returncode, 2)
+        absent = os.path.join(self.dir.name, "absent", "x.db")
+        missing_directory = run("shell", absent, input="SELECT 1;\n")
+        self.assertEqual(missing_directory.returncode, 1)
+        self.assertIn("SQLite error 14", missing_directory.stderr)
 
 
 class CheckTests(unittest.TestCase):
