@@ -32,6 +32,11 @@ enum CommandLineTool {
       check DB
           Run SQLite's integrity check and foreign-key check: print "ok" (exit
           0), or each problem and their count (exit 1).
+      backup SRC DEST
+          Copy the database SRC into DEST (created, or replaced when it exists)
+          with SQLite's online backup, showing a progress bar on stderr when it
+          is a terminal. SRC and DEST must be different files. --key-file
+          opens both with the key.
       columns DB TABLE
           Print TABLE's column names, one per line.
       tables DB [--format json|table]
@@ -78,6 +83,7 @@ enum CommandLineTool {
       case "update-table": try UpdateTableCommand.run(&options, opener)
       case "shell": try ShellCommand.run(&options, opener)
       case "check": try CheckCommand.run(&options, opener)
+      case "backup": try BackupCommand.run(&options, opener)
       case "version": try VersionCommand.run(&options)
       case "help", "--help", "-h": print(usage)
       default: throw UsageError("unknown command '\(command)'")

@@ -593,6 +593,90 @@ class CheckTests(unittest.TestCase):
         self.assertEqual(run("check", self.db, "extra").returncode, 2)
 
 
+class BackupTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.src = os.path.join(self.dir.name, "src.db")
+        self.dest = os.path.join(self.dir.name, "dest.db")
+        con = sqlite3.connect(self.src)
+        # About 800 pages of 4096 bytes (a row each): the copy takes 4 steps of 256.
+        con.executescript("PRAGMA page_size = 4096; CREATE TABLE big(id INTEGER PRIMARY KEY, body TEXT, data BLOB);"
+                          "CREATE INDEX big_data ON big(data);")
+        con.executemany("INSERT INTO big(body, data) VALUES (?, ?)",
+                        [(f"row {i} " + "x" * 2900, bytes([i % 256]) * 100) for i in range(800)])
+        con.commit()
+        self.src_pages = con.execute("PRAGMA page_count").fetchone()[0]
+        con.close()
+
+    @staticmethod
+    def dump(path):
+        con = sqlite3.connect(path)
+        try:
+            return list(con.iterdump())
+        finally:
+            con.close()
+
+    def test_copy_equals_the_source_and_replaces_what_dest_held(self):
+        con = sqlite3.connect(self.dest)
+        con.execute("CREATE TABLE old_stuff(x)")
+        con.commit()
+        con.close()
+        result = run("backup", self.src, self.dest)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, f"copied {self.src} to {self.dest}: {self.src_pages} pages\n")
+        self.assertEqual(result.stderr, "")  # no progress bar on a pipe
+        self.assertGreater(len(self.dump(self.src)), 800)
+        self.assertEqual(self.dump(self.dest), self.dump(self.src))
+
+    def test_progress_bar_on_a_terminal(self):
+        self.assertGreater(self.src_pages, 2 * 256)
+        backup = Terminal(self, "backup", self.src, self.dest, on_terminal=("stderr",))
+        bar = backup.read_to_end()
+        self.assertEqual(backup.wait(), 0, bar)
+        self.assertEqual(backup.process.stdout.read().decode(),
+                         f"copied {self.src} to {self.dest}: {self.src_pages} pages\n")
+        frames = bar.rstrip("\n").split("\r")[1:]
+        self.assertTrue(bar.startswith("\r") and bar.endswith("\n"), bar)
+        self.assertGreaterEqual(len(frames), 3, bar)
+        for frame in frames:
+            self.assertRegex(frame, r"^\[[#-]{30}\] +\d{1,3}%% \d+/%d pages$" % self.src_pages)
+        self.assertRegex(frames[0], r"^\[#+-+\] +\d{1,2}% 256/")
+        self.assertEqual(frames[-1], "[" + "#" * 30 + "] 100%% %d/%d pages" % (self.src_pages, self.src_pages))
+        self.assertEqual(self.dump(self.dest), self.dump(self.src))
+
+    def test_same_file_is_refused(self):
+        link = os.path.join(self.dir.name, "link.db")
+        os.symlink(self.src, link)
+        before = self.dump(self.src)
+        for dest in (self.src, link, os.path.join(self.dir.name, ".", "src.db")):
+            with self.subTest(dest=dest):
+                result = run("backup", self.src, dest)
+                self.assertEqual(result.returncode, 2)
+                self.assertIn("SRC and DEST are the same file", result.stderr)
+        self.assertEqual(self.dump(self.src), before)
+
+    def test_missing_source_is_an_error_and_makes_nothing(self):
+        absent = os.path.join(self.dir.name, "absent.db")
+        result = run("backup", absent, self.dest)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("SQLite error 14", result.stderr)
+        self.assertFalse(os.path.exists(absent))
+        self.assertFalse(os.path.exists(self.dest))
+        for args in (["backup"], ["backup", self.src], ["backup", self.src, self.dest, "extra"]):
+            with self.subTest(args=args):
+                self.assertEqual(run(*args).returncode, 2)
+
+    def test_dest_that_is_not_a_database_fails_and_is_left_alone(self):
+        with open(self.dest, "wb") as f:
+            f.write(b"not a database at all, just some text " * 200)
+        result = run("backup", self.src, self.dest)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("SQLite error 26", result.stderr)
+        with open(self.dest, "rb") as f:
+            self.assertTrue(f.read().startswith(b"not a database at all"))
+
+
 class CSVTests(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
