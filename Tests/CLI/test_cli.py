@@ -807,10 +807,11 @@ class KeyFileTests(unittest.TestCase):
             self.skipTest("the SQLCipher build encrypts")
         commands = [["query", self.db, "CREATE TABLE t(x)"], ["tables", self.db], ["columns", self.db, "t"],
                     ["schema", self.db], ["update-table", self.db, "t", "--create", "CREATE TABLE t(y)"],
-                    ["demo", "--dir", self.dir.name]]
+                    ["demo", "--dir", self.dir.name], ["shell", self.db], ["check", self.db],
+                    ["backup", self.db, os.path.join(self.dir.name, "copy.db")]]
         for args in commands:
             with self.subTest(args=args):
-                result = run(*args, "--key-file", self.key)
+                result = run(*args, "--key-file", self.key, input="")
                 self.assertEqual(result.returncode, 1, result.stderr)
                 self.assertRegex(result.stderr, r"SQLite error 21\b.*SQLCipher")
                 self.assertEqual(sorted(os.listdir(self.dir.name)), ["key.txt"])
@@ -882,6 +883,28 @@ class KeyFileTests(unittest.TestCase):
         wrong = run("tables", absent, "--key-file", self.key_file("wrong.txt", "battery staple"))
         self.assertEqual(wrong.returncode, 1)
         self.assertIn("SQLite error 26", wrong.stderr)
+
+    def test_shell_check_and_backup_take_the_key(self):
+        self.encrypted_only()
+        script = "CREATE TABLE notes(body TEXT);\nINSERT INTO notes VALUES ('%s');\n" % MARKER
+        created = run("shell", self.db, "--key-file", self.key, input=script)
+        self.assertEqual(created.returncode, 0, created.stderr)
+        check = run("check", self.db, "--key-file", self.key)
+        self.assertEqual((check.returncode, check.stdout), (0, "ok\n"), check.stderr)
+        # The copy is encrypted with the same key.
+        copy = os.path.join(self.dir.name, "copy.db")
+        backup = run("backup", self.db, copy, "--key-file", self.key)
+        self.assertEqual(backup.returncode, 0, backup.stderr)
+        with open(copy, "rb") as f:
+            self.assertNotIn(MARKER.encode(), f.read())
+        read = run("shell", copy, "--mode", "json", "--key-file", self.key, input="SELECT body FROM notes;")
+        self.assertEqual(read.returncode, 0, read.stderr)
+        self.assertEqual(json.loads(read.stdout), [{"body": MARKER}])
+        for args in (["check", copy], ["shell", copy]):
+            with self.subTest(args=args):
+                without_key = run(*args, input="SELECT * FROM notes;")
+                self.assertEqual(without_key.returncode, 1)
+                self.assertIn("SQLite error 26", without_key.stderr)
 
     def test_schema_commands_and_demo_take_the_key(self):
         # Each either works with the key or fails with the core's documented
