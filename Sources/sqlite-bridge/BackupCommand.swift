@@ -26,13 +26,16 @@ enum BackupCommand {
     let destination = try opener.open(destinationPath, mode: .readWriteCreate)
     let bar = isatty(STDERR_FILENO) != 0 ? ProgressBar(unit: "pages") : nil
     var pages = 0
+    var drawn = false
     do {
       try source.backup(to: destination, pagesPerStep: pagesPerStep) { remaining, total in
         pages = total
         bar?.show(done: total - remaining, of: total)
+        drawn = true
       }
     } catch {
-      if pages > 0 { bar?.finish() }
+      // The error starts on a line of its own.
+      if drawn { bar?.finish() }
       throw error
     }
     bar?.finish()
