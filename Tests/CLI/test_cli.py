@@ -600,11 +600,16 @@ class BackupTests(unittest.TestCase):
         self.src = os.path.join(self.dir.name, "src.db")
         self.dest = os.path.join(self.dir.name, "dest.db")
         con = sqlite3.connect(self.src)
-        # About 800 pages of 4096 bytes (a row each): the copy takes 4 steps of 256.
         con.executescript("PRAGMA page_size = 4096; CREATE TABLE big(id INTEGER PRIMARY KEY, body TEXT, data BLOB);"
                           "CREATE INDEX big_data ON big(data);")
+        con.close()
+        self.add_rows(10)
+
+    def add_rows(self, count):
+        """Rows of about a page each; sets src_pages."""
+        con = sqlite3.connect(self.src)
         con.executemany("INSERT INTO big(body, data) VALUES (?, ?)",
-                        [(f"row {i} " + "x" * 2900, bytes([i % 256]) * 100) for i in range(800)])
+                        [(f"row {i} " + "x" * 2900, bytes([i % 256]) * 100) for i in range(count)])
         con.commit()
         self.src_pages = con.execute("PRAGMA page_count").fetchone()[0]
         con.close()
@@ -618,6 +623,7 @@ class BackupTests(unittest.TestCase):
             con.close()
 
     def test_copy_equals_the_source_and_replaces_what_dest_held(self):
+        self.add_rows(800)  # about 800 pages: the copy takes 4 steps of 256
         con = sqlite3.connect(self.dest)
         con.execute("CREATE TABLE old_stuff(x)")
         con.commit()
@@ -630,6 +636,7 @@ class BackupTests(unittest.TestCase):
         self.assertEqual(self.dump(self.dest), self.dump(self.src))
 
     def test_progress_bar_on_a_terminal(self):
+        self.add_rows(800)
         self.assertGreater(self.src_pages, 2 * 256)
         backup = Terminal(self, "backup", self.src, self.dest, on_terminal=("stderr",))
         bar = backup.read_to_end()
