@@ -12,12 +12,31 @@ enum CommandLineTool {
           Open the notes database by name (copied from the bundled seed on first
           use), insert, query, change the table with updateTable, print the rows.
           DIR defaults to a new temporary directory.
-      query DB SQL [ARG...] [--format json|table]
+      query DB SQL [ARG...] [--format json|table|csv]
           Run one statement on the database file DB (created if missing) with
           ARGs bound to its parameters, and print the rows (JSON by default).
           An ARG that reads as an integer or a decimal number is bound as one;
           NULL binds NULL; anything else binds as text. Arguments after a
           lone -- are taken as they are (e.g. text starting with --).
+          CSV is RFC 4180: a header row, CRLF line ends, fields holding , " CR
+          or LF quoted with " doubled, NULL an empty field, empty text "",
+          blobs as uppercase hex.
+      shell DB [--mode json|table|csv]
+          An interactive prompt on DB (created if missing): SQL statements
+          ending with ';' (one may span lines), and the dot commands .tables,
+          .schema [TABLE], .mode json|table|csv, .help, .quit. Rows print as a
+          table unless --mode or .mode says otherwise. A failing statement
+          prints its error and the shell goes on. With stdin not a terminal it
+          runs stdin as a script, without prompts, continuing past errors, and
+          exits 1 if any statement or dot command failed.
+      check DB
+          Run SQLite's integrity check and foreign-key check: print "ok" (exit
+          0), or each problem and their count (exit 1).
+      backup SRC DEST
+          Copy the database SRC into DEST (created, or replaced when it exists)
+          with SQLite's online backup, showing a progress bar on stderr when it
+          is a terminal. SRC and DEST must be different files. --key-file
+          opens both with the key.
       columns DB TABLE
           Print TABLE's column names, one per line.
       tables DB [--format json|table]
@@ -62,6 +81,9 @@ enum CommandLineTool {
       case "tables": try TablesCommand.run(&options, opener)
       case "schema": try SchemaCommand.run(&options, opener)
       case "update-table": try UpdateTableCommand.run(&options, opener)
+      case "shell": try ShellCommand.run(&options, opener)
+      case "check": try CheckCommand.run(&options, opener)
+      case "backup": try BackupCommand.run(&options, opener)
       case "version": try VersionCommand.run(&options)
       case "help", "--help", "-h": print(usage)
       default: throw UsageError("unknown command '\(command)'")
@@ -70,6 +92,8 @@ enum CommandLineTool {
     } catch let error as UsageError {
       printError("error: \(error.message)\n\n\(usage)")
       return 2
+    } catch is ReportedFailure {
+      return 1
     } catch let error as DatabaseError {
       printError("error: \(error)")
       return 1

@@ -1,18 +1,18 @@
 import SQLiteBridge
 
-/// `query DB SQL [ARG...] [--format json|table]`
+/// `query DB SQL [ARG...] [--format json|table|csv]`
 enum QueryCommand {
   static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener) throws {
-    let format = try arguments.option("format") ?? "json"
-    guard format == "json" || format == "table" else {
-      throw UsageError("--format must be json or table, not '\(format)'")
-    }
+    let format = try RowFormat(named: arguments.option("format") ?? "json", for: "--format")
     let path = try arguments.positional("DB")
     let sql = try arguments.positional("SQL")
     let values = try arguments.rest().map(argumentValue)
     let database = try opener.open(path, mode: .readWriteCreate)
-    let rows = try database.rows(sql, values)
-    print(format == "json" ? RowPrinting.json(rows) : RowPrinting.table(rows))
+    let statement = try database.makeStatement(sql)
+    let rows = try statement.rows(values)
+    let text = format.render(columns: statement.columnNames, rows: rows)
+    // CSV records carry their own CRLF; the other formats end with a line break.
+    print(text, terminator: format == .csv ? "" : "\n")
   }
 
   /// An integer or decimal number binds as one, `NULL` binds NULL, anything

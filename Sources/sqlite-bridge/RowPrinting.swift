@@ -64,7 +64,9 @@ enum RowPrinting {
     return out + "\""
   }
 
-  private static func text(_ value: DatabaseValue) -> String {
+  /// One value as a table cell: NULL, text as it is, anything else as its
+  /// SQL-literal-like description.
+  static func text(_ value: DatabaseValue) -> String {
     switch value {
     case .null: return "NULL"
     case .text(let text): return text

@@ -7,10 +7,14 @@ enum TablesCommand {
     let path = try arguments.positional("DB")
     try arguments.finish()
     let database = try opener.open(path, mode: .readWrite)
-    let names = try database.tableNames()
+    print(render(try database.tableNames(), format))
+  }
+
+  /// Table names as a JSON array or a one-column table.
+  static func render(_ names: [String], _ format: OutputFormat) -> String {
     switch format {
-    case .json: print(JSONValue.array(names.map(JSONValue.string)).rendered())
-    case .table: print(RowPrinting.table(header: ["name"], cells: names.map { [$0] }))
+    case .json: return JSONValue.array(names.map(JSONValue.string)).rendered()
+    case .table: return RowPrinting.table(header: ["name"], cells: names.map { [$0] })
     }
   }
 }
@@ -23,11 +27,22 @@ enum SchemaCommand {
     let given = try arguments.rest()
     guard given.count <= 1 else { throw UsageError("unexpected argument '\(given[1])'") }
     let database = try opener.open(path, mode: .readWrite)
-    let tables = try given.first.map { [$0] } ?? database.tableNames()
-    let schemas = try tables.map { try TableSchema(database, $0) }
+    print(render(try schemas(of: database, given.first), format))
+  }
+
+  /// The schema of `table`, or of every table `tables` lists when nil.
+  ///
+  /// - Throws: `DatabaseError` (SQLite error 1) when `table` does not exist.
+  static func schemas(of database: Database, _ table: String?) throws -> [TableSchema] {
+    let tables = try table.map { [$0] } ?? database.tableNames()
+    return try tables.map { try TableSchema(database, $0) }
+  }
+
+  /// Schemas as a JSON array or as text tables, one block per table.
+  static func render(_ schemas: [TableSchema], _ format: OutputFormat) -> String {
     switch format {
-    case .json: print(JSONValue.array(schemas.map(\.json)).rendered())
-    case .table: print(schemas.map(\.text).joined(separator: "\n\n"))
+    case .json: return JSONValue.array(schemas.map(\.json)).rendered()
+    case .table: return schemas.map(\.text).joined(separator: "\n\n")
     }
   }
 }

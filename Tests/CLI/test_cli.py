@@ -3,20 +3,105 @@
 Usage: python3 Tests/CLI/test_cli.py PATH/TO/sqlite-bridge
 """
 
+import csv
+import io
 import json
 import os
 import re
+import select
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import termios
+import time
 import unittest
 
 CLI = None
 
 
-def run(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+def run(*args, input=None):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120, input=input)
+
+
+def run_bytes(*args):
+    """As run, but stdout and stderr as bytes (line ends kept as they are)."""
+    return subprocess.run([CLI, *args], capture_output=True, timeout=120)
+
+
+class Terminal:
+    """The CLI with stdin, stdout and stderr on a pseudo-terminal (so isatty
+    is true for all three), or with only the streams named in `on_terminal`
+    on it and the others piped. The terminal neither echoes input nor turns
+    "\n" into "\r\n", so what is read is exactly what the CLI wrote. Every
+    read and the wait for the exit are bounded: a hung CLI fails the test."""
+
+    TIMEOUT = 30
+
+    def __init__(self, test, *args, on_terminal=("stdin", "stdout", "stderr")):
+        self.master, slave = os.openpty()
+        attributes = termios.tcgetattr(slave)
+        attributes[1] &= ~termios.ONLCR  # output flags
+        attributes[3] &= ~termios.ECHO  # local flags
+        termios.tcsetattr(slave, termios.TCSANOW, attributes)
+        streams = {name: (slave if name in on_terminal else subprocess.PIPE)
+                   for name in ("stdin", "stdout", "stderr")}
+        self.process = subprocess.Popen([CLI, *args], start_new_session=True, **streams)
+        os.close(slave)
+        self.output = b""
+        self.position = 0
+        test.addCleanup(self.close)
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=self.TIMEOUT)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+        os.close(self.master)
+
+    def send(self, line):
+        os.write(self.master, line.encode() + b"\n")
+
+    def _read_more(self, deadline):
+        """Reads what is there within the deadline; False at EOF."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"timed out; the terminal shows {self.output[self.position:]!r}")
+        ready, _, _ = select.select([self.master], [], [], remaining)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:  # EIO: every copy of the terminal's other side is closed
+            chunk = b""
+        self.output += chunk
+        return bool(chunk)
+
+    def read_until(self, expected):
+        """What the CLI wrote since the last read, up to and including `expected`."""
+        deadline = time.monotonic() + self.TIMEOUT
+        while expected.encode() not in self.output[self.position:]:
+            if not self._read_more(deadline):
+                raise AssertionError(f"the CLI ended before writing {expected!r}: {self.output[self.position:]!r}")
+        end = self.output.index(expected.encode(), self.position) + len(expected)
+        text = self.output[self.position:end].decode()
+        self.position = end
+        return text
+
+    def read_to_end(self):
+        """Everything the CLI writes until it closes the terminal."""
+        deadline = time.monotonic() + self.TIMEOUT
+        while self._read_more(deadline):
+            pass
+        text = self.output[self.position:].decode()
+        self.position = len(self.output)
+        return text
+
+    def wait(self):
+        """The exit status (bounded)."""
+        return self.process.wait(timeout=self.TIMEOUT)
 
 
 def json_blocks(text):
@@ -277,6 +362,382 @@ class CLITests(unittest.TestCase):
         self.assertIn("schema DB [TABLE] [--format json|table]", result.stdout)
 
 
+PROMPT = "sqlite-bridge> "
+CONTINUATION = "...> "
+
+
+class ShellTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.db = os.path.join(self.dir.name, "test.db")
+        con = sqlite3.connect(self.db)
+        con.executescript("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT);"
+                          "INSERT INTO t VALUES (1, 'a\"b'), (2, NULL);")
+        con.close()
+
+    def rows(self, sql):
+        con = sqlite3.connect(self.db)
+        try:
+            return con.execute(sql).fetchall()
+        finally:
+            con.close()
+
+    def test_interactive_shell_on_a_terminal(self):
+        shell = Terminal(self, "shell", self.db)
+        self.assertIn("sqlite-bridge shell on", shell.read_until(PROMPT))
+
+        shell.send(".tables")
+        self.assertEqual(shell.read_until(PROMPT), "name\n----\nt\n(1 row)\n" + PROMPT)
+
+        # A statement over several lines: a ';' in a string or a comment
+        # does not end it (continuation prompts), the last one does.
+        shell.send("CREATE TABLE u(a TEXT);")
+        self.assertEqual(shell.read_until(PROMPT), PROMPT)
+        shell.send("INSERT INTO u VALUES ('semi;")
+        self.assertTrue(shell.read_until(CONTINUATION).endswith(CONTINUATION))
+        shell.send("colon') -- a comment; still the same statement")
+        self.assertTrue(shell.read_until(CONTINUATION).endswith(CONTINUATION))
+        shell.send(";")
+        self.assertEqual(shell.read_until(PROMPT), PROMPT)
+        self.assertEqual(self.rows("SELECT a FROM u"), [("semi;\ncolon",)])
+
+        # Table mode by default, with a header even for no rows.
+        shell.send("SELECT id, name FROM t ORDER BY id;")
+        self.assertEqual(shell.read_until(PROMPT).splitlines()[:-1],
+                         ["id  name", "--  ----", "1   a\"b", "2   NULL", "(2 rows)"])
+        shell.send("SELECT id FROM t WHERE 0;")
+        self.assertEqual(shell.read_until(PROMPT), "id\n--\n(0 rows)\n" + PROMPT)
+
+        shell.send(".mode json")
+        self.assertEqual(shell.read_until(PROMPT), PROMPT)
+        shell.send("SELECT a FROM u;")
+        self.assertEqual(json.loads(shell.read_until(PROMPT)[:-len(PROMPT)]), [{"a": "semi;\ncolon"}])
+        shell.send(".schema t")
+        (schema,) = json.loads(shell.read_until(PROMPT)[:-len(PROMPT)])
+        self.assertEqual(schema["table"], "t")
+        self.assertEqual([c["name"] for c in schema["columns"]], ["id", "name"])
+        self.assertEqual(schema["primaryKey"], ["id"])
+
+        shell.send(".mode csv")
+        self.assertEqual(shell.read_until(PROMPT), PROMPT)
+        shell.send(".mode")
+        self.assertEqual(shell.read_until(PROMPT), "mode: csv\n" + PROMPT)
+        shell.send("SELECT id, name FROM t ORDER BY id;")
+        self.assertEqual(shell.read_until(PROMPT), 'id,name\r\n1,"a""b"\r\n2,\r\n' + PROMPT)
+
+        # Errors print with their code; the shell goes on.
+        shell.send("SELECT * FROM nope;")
+        self.assertRegex(shell.read_until(PROMPT), r"^error: SQLite error 1: no such table: nope.*\n" + PROMPT)
+        shell.send(".frobnicate")
+        self.assertRegex(shell.read_until(PROMPT), r"^error: unknown command '\.frobnicate'.*\n" + PROMPT)
+        shell.send(".mode xml")
+        self.assertRegex(shell.read_until(PROMPT), r"^error: \.mode must be json\|table\|csv, not 'xml'\n")
+        shell.send(".schema nope")
+        self.assertRegex(shell.read_until(PROMPT), r"^error: SQLite error 1\b.*no such table: nope")
+        shell.send("SELECT 6 * 7 AS answer;")
+        self.assertEqual(shell.read_until(PROMPT), "answer\r\n42\r\n" + PROMPT)
+
+        shell.send(".help")
+        help_text = shell.read_until(PROMPT)
+        for command in (".tables", ".schema [TABLE]", ".mode [json|table|csv]", ".quit", ".help"):
+            self.assertIn(command, help_text)
+
+        shell.send(".quit")
+        self.assertEqual(shell.wait(), 0)
+        self.assertEqual(shell.read_to_end(), "")
+
+    def test_interactive_shell_ends_at_end_of_input_with_status_0(self):
+        shell = Terminal(self, "shell", self.db, "--mode", "json")
+        shell.read_until(PROMPT)
+        shell.send("SELECT 1 AS one;")
+        self.assertEqual(json.loads(shell.read_until(PROMPT)[:-len(PROMPT)]), [{"one": 1}])
+        shell.send("SELECT * FROM nope;")  # errors at a terminal do not change the status
+        shell.read_until(PROMPT)
+        os.write(shell.master, b"\x04")  # Ctrl-D: end of input
+        self.assertEqual(shell.read_to_end(), "\n")
+        self.assertEqual(shell.wait(), 0)
+
+    def test_script_from_a_pipe_runs_without_prompts(self):
+        script = (".mode json\n"
+                  "CREATE TABLE p(x); INSERT INTO p VALUES (1);\n"
+                  "INSERT INTO p VALUES ('a;b'),\n"
+                  "  ('c');\n"
+                  "CREATE TRIGGER p_copy AFTER INSERT ON p BEGIN\n"
+                  "  INSERT INTO t(name) VALUES (new.x);\n"
+                  "END;\n"
+                  "INSERT INTO p VALUES ('via trigger');\n"
+                  "SELECT x FROM p ORDER BY rowid;\n"
+                  "SELECT 'no semicolon at the end' AS last\n")
+        result = run("shell", self.db, input=script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stderr, "")
+        self.assertNotIn(PROMPT, result.stdout)
+        self.assertNotIn(CONTINUATION, result.stdout)
+        first, last = result.stdout.split("\n]\n", 1)
+        self.assertEqual(json.loads(first + "\n]"), [{"x": 1}, {"x": "a;b"}, {"x": "c"}, {"x": "via trigger"}])
+        self.assertEqual(json.loads(last), [{"last": "no semicolon at the end"}])
+        self.assertEqual(self.rows("SELECT name FROM t WHERE id = 3"), [("via trigger",)])
+
+    def test_script_goes_on_after_an_error_and_exits_1(self):
+        script = ("INSERT INTO t(id, name) VALUES (3, 'before');\n"
+                  "SELECT * FROM nope;\n"
+                  "INSERT INTO t(id, name) VALUES (1, 'duplicate');\n"
+                  ".nonsense\n"
+                  "INSERT INTO t(id, name) VALUES (4, 'after');\n")
+        result = run("shell", self.db, input=script)
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, "")
+        errors = result.stderr.splitlines()
+        self.assertEqual(len(errors), 3, result.stderr)
+        self.assertRegex(errors[0], r"^error: SQLite error 1: no such table: nope")
+        self.assertRegex(errors[1], r"^error: SQLite error 19 \(extended 1555\)")
+        self.assertRegex(errors[2], r"^error: unknown command '\.nonsense'")
+        self.assertEqual(self.rows("SELECT id, name FROM t WHERE id > 2 ORDER BY id"), [(3, "before"), (4, "after")])
+
+    def test_script_with_an_unfinished_statement_at_the_end_fails(self):
+        result = run("shell", self.db, input="SELECT 1;\nSELECT 'never closed;\n")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, "1\n-\n1\n(1 row)\n")
+        self.assertRegex(result.stderr, r"^error: SQLite error 1\b.*unrecognized token")
+
+    def test_shell_quit_stops_reading_and_usage_errors(self):
+        result = run("shell", self.db, "--mode", "csv", input="SELECT 1 AS a;\n.quit\nSELECT * FROM nope;\n")
+        self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "a\n1\n", ""))
+        for args in (["shell"], ["shell", self.db, "extra"], ["shell", self.db, "--mode", "xml"]):
+            with self.subTest(args=args):
+                self.assertEqual(run(*args, input="").returncode, 2)
+        absent = os.path.join(self.dir.name, "absent", "x.db")
+        missing_directory = run("shell", absent, input="SELECT 1;\n")
+        self.assertEqual(missing_directory.returncode, 1)
+        self.assertIn("SQLite error 14", missing_directory.stderr)
+
+
+class CheckTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.db = os.path.join(self.dir.name, "check.db")
+        con = sqlite3.connect(self.db)
+        con.executescript(
+            "CREATE TABLE parent(id INTEGER PRIMARY KEY);"
+            "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id));"
+            "CREATE INDEX child_parent ON child(parent_id);"
+            "INSERT INTO parent VALUES (1);"
+            "INSERT INTO child VALUES (1, 1);")
+        con.close()
+
+    def test_a_sound_database_is_ok(self):
+        result = run("check", self.db)
+        self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "ok\n", ""))
+
+    def test_a_foreign_key_violation_is_reported(self):
+        con = sqlite3.connect(self.db)  # foreign keys are not enforced by default
+        con.execute("INSERT INTO child VALUES (7, 99)")
+        con.commit()
+        con.close()
+        result = run("check", self.db)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(result.stdout.splitlines(), [
+            "foreign key: child row 7: (parent_id) references parent, which has no matching row",
+            "1 problem found"])
+        self.assertEqual(result.stderr, "")
+
+    def test_integrity_problems_are_listed(self):
+        # An index whose schema no longer matches its contents: SQLite's
+        # integrity check reads the file fine and lists every row the index
+        # lacks.
+        con = sqlite3.connect(self.db)
+        con.execute("PRAGMA writable_schema = ON")
+        con.execute("UPDATE sqlite_master SET sql = 'CREATE INDEX child_parent ON child(-parent_id)'"
+                    " WHERE name = 'child_parent'")
+        con.commit()
+        con.close()
+        result = run("check", self.db)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(result.stdout.splitlines(), ["integrity: row 1 missing from index child_parent",
+                                                      "1 problem found"])
+
+    def test_a_corrupted_file_fails(self):
+        con = sqlite3.connect(self.db)
+        con.executescript("PRAGMA page_size = 1024; VACUUM;")
+        con.executemany("INSERT INTO child VALUES (?, 1)", [(i,) for i in range(2, 2000)])
+        con.commit()
+        page_size, pages = con.execute("PRAGMA page_size").fetchone()[0], con.execute("PRAGMA page_count").fetchone()[0]
+        con.close()
+        self.assertGreater(pages, 10)
+        # Garbage over a page in the middle of the file: a b-tree page of the
+        # child table or its index.
+        with open(self.db, "r+b") as f:
+            f.seek(page_size * (pages // 2))
+            f.write(bytes((i * 7 + 13) % 256 for i in range(page_size)))
+        result = run("check", self.db)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        if result.stdout:  # the check lists what is broken
+            lines = result.stdout.splitlines()
+            self.assertTrue(lines[0].startswith("integrity: "), result.stdout)
+            self.assertRegex(lines[-1], r"^\d+ problems? found$")
+        else:
+            # What happens today: SQLite's check stops with SQLITE_CORRUPT
+            # after listing some problems, and the core's integrityCheck then
+            # reports only the error.
+            self.assertRegex(result.stderr, r"^error: SQLite error 11: database disk image is malformed")
+
+    def test_a_missing_file_is_an_error_and_is_not_created(self):
+        absent = os.path.join(self.dir.name, "absent.db")
+        result = run("check", absent)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("SQLite error 14", result.stderr)
+        self.assertFalse(os.path.exists(absent))
+        self.assertEqual(run("check").returncode, 2)
+        self.assertEqual(run("check", self.db, "extra").returncode, 2)
+
+
+class BackupTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.src = os.path.join(self.dir.name, "src.db")
+        self.dest = os.path.join(self.dir.name, "dest.db")
+        con = sqlite3.connect(self.src)
+        con.executescript("PRAGMA page_size = 4096; CREATE TABLE big(id INTEGER PRIMARY KEY, body TEXT, data BLOB);"
+                          "CREATE INDEX big_data ON big(data);")
+        con.close()
+        self.add_rows(10)
+
+    def add_rows(self, count):
+        """Rows of about a page each; sets src_pages."""
+        con = sqlite3.connect(self.src)
+        con.executemany("INSERT INTO big(body, data) VALUES (?, ?)",
+                        [(f"row {i} " + "x" * 2900, bytes([i % 256]) * 100) for i in range(count)])
+        con.commit()
+        self.src_pages = con.execute("PRAGMA page_count").fetchone()[0]
+        con.close()
+
+    @staticmethod
+    def dump(path):
+        con = sqlite3.connect(path)
+        try:
+            return list(con.iterdump())
+        finally:
+            con.close()
+
+    def test_copy_equals_the_source_and_replaces_what_dest_held(self):
+        self.add_rows(800)  # about 800 pages: the copy takes 4 steps of 256
+        con = sqlite3.connect(self.dest)
+        con.execute("CREATE TABLE old_stuff(x)")
+        con.commit()
+        con.close()
+        result = run("backup", self.src, self.dest)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, f"copied {self.src} to {self.dest}: {self.src_pages} pages\n")
+        self.assertEqual(result.stderr, "")  # no progress bar on a pipe
+        self.assertGreater(len(self.dump(self.src)), 800)
+        self.assertEqual(self.dump(self.dest), self.dump(self.src))
+
+    def test_progress_bar_on_a_terminal(self):
+        self.add_rows(800)
+        self.assertGreater(self.src_pages, 2 * 256)
+        backup = Terminal(self, "backup", self.src, self.dest, on_terminal=("stderr",))
+        bar = backup.read_to_end()
+        self.assertEqual(backup.wait(), 0, bar)
+        self.assertEqual(backup.process.stdout.read().decode(),
+                         f"copied {self.src} to {self.dest}: {self.src_pages} pages\n")
+        frames = bar.rstrip("\n").split("\r")[1:]
+        self.assertTrue(bar.startswith("\r") and bar.endswith("\n"), bar)
+        self.assertGreaterEqual(len(frames), 3, bar)
+        for frame in frames:
+            self.assertRegex(frame, r"^\[[#-]{30}\] +\d{1,3}%% \d+/%d pages$" % self.src_pages)
+        self.assertRegex(frames[0], r"^\[#+-+\] +\d{1,2}% 256/")
+        self.assertEqual(frames[-1], "[" + "#" * 30 + "] 100%% %d/%d pages" % (self.src_pages, self.src_pages))
+        self.assertEqual(self.dump(self.dest), self.dump(self.src))
+
+    def test_same_file_is_refused(self):
+        link = os.path.join(self.dir.name, "link.db")
+        os.symlink(self.src, link)
+        before = self.dump(self.src)
+        for dest in (self.src, link, os.path.join(self.dir.name, ".", "src.db")):
+            with self.subTest(dest=dest):
+                result = run("backup", self.src, dest)
+                self.assertEqual(result.returncode, 2)
+                self.assertIn("SRC and DEST are the same file", result.stderr)
+        self.assertEqual(self.dump(self.src), before)
+
+    def test_missing_source_is_an_error_and_makes_nothing(self):
+        absent = os.path.join(self.dir.name, "absent.db")
+        result = run("backup", absent, self.dest)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("SQLite error 14", result.stderr)
+        self.assertFalse(os.path.exists(absent))
+        self.assertFalse(os.path.exists(self.dest))
+        for args in (["backup"], ["backup", self.src], ["backup", self.src, self.dest, "extra"]):
+            with self.subTest(args=args):
+                self.assertEqual(run(*args).returncode, 2)
+
+    def test_dest_that_is_not_a_database_fails_and_is_left_alone(self):
+        with open(self.dest, "wb") as f:
+            f.write(b"not a database at all, just some text " * 200)
+        result = run("backup", self.src, self.dest)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("SQLite error 26", result.stderr)
+        with open(self.dest, "rb") as f:
+            self.assertTrue(f.read().startswith(b"not a database at all"))
+
+
+class CSVTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.db = os.path.join(self.dir.name, "csv.db")
+        self.values = [(1, "plain", 1.5, None), (2, "comma, inside", -2.0, b"\x00\xab"),
+                       (3, 'quote " inside', 0.0, b""), (4, "line\nbreak", None, None),
+                       (5, "crlf\r\nbreak", 1e100, None), (6, "", None, None), (7, None, None, None),
+                       (8, "lone\rreturn", None, None)]
+        con = sqlite3.connect(self.db)
+        con.execute("CREATE TABLE c(id INTEGER PRIMARY KEY, text TEXT, real REAL, data BLOB)")
+        con.executemany("INSERT INTO c VALUES (?, ?, ?, ?)", self.values)
+        con.commit()
+        con.close()
+
+    def test_rfc4180_exact_bytes(self):
+        result = run_bytes("query", self.db, "SELECT id, text AS \"a,b\" FROM c WHERE id <> 4 ORDER BY id",
+                           "--format", "csv")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout,
+                         b'id,"a,b"\r\n1,plain\r\n2,"comma, inside"\r\n3,"quote "" inside"\r\n'
+                         b'5,"crlf\r\nbreak"\r\n6,""\r\n7,\r\n8,"lone\rreturn"\r\n')
+
+    def test_parsed_back_with_pythons_csv_module(self):
+        result = run_bytes("query", self.db, "SELECT * FROM c ORDER BY id", "--format=csv")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        text = result.stdout.decode()
+        self.assertTrue(text.endswith("\r\n"))
+        # Outside quoted fields every line ends in CRLF: no bare LF.
+        unquoted = re.sub(r'"(?:[^"]|"")*"', "", text)
+        self.assertEqual(unquoted.count("\n"), unquoted.count("\r\n"))
+        self.assertEqual(unquoted.count("\r\n"), len(self.values) + 1)
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+        self.assertEqual(rows[0], ["id", "text", "real", "data"])
+
+        def expected(value):
+            if value is None:
+                return ""
+            if isinstance(value, bytes):
+                return value.hex().upper()
+            return str(value)
+        self.assertEqual(rows[1:], [[expected(v) for v in row] for row in self.values])
+        self.assertEqual([float(r[2]) for r in rows[1:] if r[2]], [1.5, -2.0, 0.0, 1e100])
+
+    def test_no_rows_still_gives_the_header_and_no_columns_give_nothing(self):
+        empty = run_bytes("query", self.db, "SELECT id, text FROM c WHERE 0", "--format", "csv")
+        self.assertEqual((empty.returncode, empty.stdout), (0, b"id,text\r\n"))
+        table = run("query", self.db, "SELECT id, text FROM c WHERE 0", "--format", "table")
+        self.assertEqual((table.returncode, table.stdout), (0, "id  text\n--  ----\n(0 rows)\n"))
+        insert = run_bytes("query", self.db, "INSERT INTO c(id) VALUES (9)", "--format", "csv")
+        self.assertEqual((insert.returncode, insert.stdout), (0, b""))
+        self.assertEqual(run("query", self.db, "SELECT 1", "--format", "xml").returncode, 2)
+
+
 def tool_sqlite_version():
     """The SQLite version the binary under test runs on (`version` says), as a tuple."""
     result = run("version")
@@ -353,10 +814,11 @@ class KeyFileTests(unittest.TestCase):
             self.skipTest("the SQLCipher build encrypts")
         commands = [["query", self.db, "CREATE TABLE t(x)"], ["tables", self.db], ["columns", self.db, "t"],
                     ["schema", self.db], ["update-table", self.db, "t", "--create", "CREATE TABLE t(y)"],
-                    ["demo", "--dir", self.dir.name]]
+                    ["demo", "--dir", self.dir.name], ["shell", self.db], ["check", self.db],
+                    ["backup", self.db, os.path.join(self.dir.name, "copy.db")]]
         for args in commands:
             with self.subTest(args=args):
-                result = run(*args, "--key-file", self.key)
+                result = run(*args, "--key-file", self.key, input="")
                 self.assertEqual(result.returncode, 1, result.stderr)
                 self.assertRegex(result.stderr, r"SQLite error 21\b.*SQLCipher")
                 self.assertEqual(sorted(os.listdir(self.dir.name)), ["key.txt"])
@@ -428,6 +890,28 @@ class KeyFileTests(unittest.TestCase):
         wrong = run("tables", absent, "--key-file", self.key_file("wrong.txt", "battery staple"))
         self.assertEqual(wrong.returncode, 1)
         self.assertIn("SQLite error 26", wrong.stderr)
+
+    def test_shell_check_and_backup_take_the_key(self):
+        self.encrypted_only()
+        script = "CREATE TABLE notes(body TEXT);\nINSERT INTO notes VALUES ('%s');\n" % MARKER
+        created = run("shell", self.db, "--key-file", self.key, input=script)
+        self.assertEqual(created.returncode, 0, created.stderr)
+        check = run("check", self.db, "--key-file", self.key)
+        self.assertEqual((check.returncode, check.stdout), (0, "ok\n"), check.stderr)
+        # The copy is encrypted with the same key.
+        copy = os.path.join(self.dir.name, "copy.db")
+        backup = run("backup", self.db, copy, "--key-file", self.key)
+        self.assertEqual(backup.returncode, 0, backup.stderr)
+        with open(copy, "rb") as f:
+            self.assertNotIn(MARKER.encode(), f.read())
+        read = run("shell", copy, "--mode", "json", "--key-file", self.key, input="SELECT body FROM notes;")
+        self.assertEqual(read.returncode, 0, read.stderr)
+        self.assertEqual(json.loads(read.stdout), [{"body": MARKER}])
+        for args in (["check", copy], ["shell", copy]):
+            with self.subTest(args=args):
+                without_key = run(*args, input="SELECT * FROM notes;")
+                self.assertEqual(without_key.returncode, 1)
+                self.assertIn("SQLite error 26", without_key.stderr)
 
     def test_schema_commands_and_demo_take_the_key(self):
         # Each either works with the key or fails with the core's documented
