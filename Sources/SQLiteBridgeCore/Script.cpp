@@ -4,6 +4,7 @@
 #include <string>
 
 #include "SqlText.hpp"
+#include "sqlitebridge/StatementText.hpp"
 
 namespace sqlitebridge {
 
@@ -26,14 +27,11 @@ bool prepareNextStatement(Connection& connection, std::string_view script, std::
     try {
       failed.assign(start, tail != nullptr && tail > start ? tail : end);
       // After a syntax error SQLite's tail stops at the offending token;
-      // report the whole statement: up to the first `;` that completes it.
-      if (!sqlite3_complete(failed.c_str())) {
-        for (const char* p = start + failed.size(); p < end; ++p) {
-          if (*p != ';') continue;
-          failed.assign(start, p + 1);
-          if (sqlite3_complete(failed.c_str())) break;
-        }
-        if (!sqlite3_complete(failed.c_str())) failed.assign(start, end);
+      // report the whole statement: up to the first `;` that completes it
+      // (or the rest of the script when none does).
+      if (!isCompleteStatement(failed)) {
+        const std::size_t length = firstStatementEnd(std::string_view(start, static_cast<std::size_t>(end - start)));
+        failed.assign(start, length == std::string_view::npos ? end : start + length);
       }
     } catch (...) {
     }

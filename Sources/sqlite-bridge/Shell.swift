@@ -4,7 +4,7 @@ import SQLiteBridge
 /// The `shell` command's read-run-print loop, on one open database.
 ///
 /// Lines are read from stdin until EOF or `.quit`. SQL collects until it
-/// ends a statement by SQLite's rule (`SQLStatementText`): a statement may
+/// ends a statement by SQLite's rule (`Database.isCompleteStatement`): a statement may
 /// span lines, and a `;` inside a string, quoted name, comment or trigger
 /// body does not end it. Each statement then runs on its own, in order, and
 /// its rows print in the current mode; statements that return no columns
@@ -51,7 +51,7 @@ final class Shell {
       pending += line
       if pending.allSatisfy(\.isWhitespace) {
         pending = ""
-      } else if SQLStatementText.isComplete(pending) {
+      } else if Database.isCompleteStatement(pending) {
         runSQL(pending)
         pending = ""
       }
@@ -64,8 +64,15 @@ final class Shell {
   /// before it ran (so a script may use what it just created); a failing
   /// one is reported and the rest still run.
   private func runSQL(_ text: String) {
-    let (statements, rest) = SQLStatementText.split(text)
-    for piece in statements + [rest] {
+    let pieces: [String]
+    do {
+      let (statements, rest) = try Database.splitStatements(text)
+      pieces = statements + [rest]
+    } catch {
+      fail(error)
+      return
+    }
+    for piece in pieces {
       do {
         // One statement per piece at most; none for filler such as ";".
         for statement in try database.makeStatements(piece) {

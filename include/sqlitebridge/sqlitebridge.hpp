@@ -21,6 +21,7 @@
 #include "Row.hpp"
 #include "Schema.hpp"
 #include "Statement.hpp"
+#include "StatementText.hpp"
 #include "TableHelpers.hpp"
 #include "Tracing.hpp"
 #include "Transaction.hpp"

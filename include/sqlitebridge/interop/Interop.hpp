@@ -493,4 +493,20 @@ struct ConfigurationAccess {
   static void setKey(Configuration& configuration, const std::string& key) noexcept { configuration.key = key; }
 };
 
+/// `isCompleteStatement` and `splitStatements` with the types Swift passes
+/// and makes (std::string in, a StringList out).
+struct StatementTextAccess {
+  /// `isCompleteStatement(text)`.
+  static bool isComplete(const std::string& text) noexcept { return isCompleteStatement(text); }
+  /// `splitStatements(text, …)`, its two parts in `statements` and `rest`;
+  /// false (both cleared) only when memory runs out.
+  static bool split(const std::string& text, StringList& statements, std::string& rest) noexcept {
+    StatementSplit split;
+    if (!splitStatements(text, split)) return false;
+    statements.swap(split.statements);
+    rest.swap(split.rest);
+    return true;
+  }
+};
+
 }  // namespace sqlitebridge::interop
