@@ -85,11 +85,14 @@ struct CommandTests {
       #expect(notes(directory, "export", file) == CommandResult(exitCode: 0, output: "exported 2 notes to \(file)\n"))
       let exported = try NotesExport.read(from: file)
       #expect(exported == (try NotesStore(directory: directory).all()))
-      #expect(exported.map(\.done) == [true, false] && exported[1].body == "line 1\nline 2")
+      try #require(exported.count == 2)
+      #expect(exported.map(\.done) == [true, false])
+      #expect(exported[1].body == "line 1\nline 2")
       // Plain JSON too: an array of objects with the four fields.
       let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
       let objects = try #require(json as? [[String: Any]])
-      #expect(objects.count == 2 && Set(objects[0].keys) == ["id", "title", "body", "done"])
+      try #require(objects.count == 2)
+      #expect(Set(objects[0].keys) == ["id", "title", "body", "done"])
       #expect(objects[1]["title"] as? String == "Quotes \" and \\ and ünïcode")
     }
   }
