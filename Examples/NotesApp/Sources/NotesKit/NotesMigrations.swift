@@ -8,11 +8,11 @@ import SQLiteBridge
 ///   creates the table only IF NOT EXISTS: on the copied seed it records
 ///   itself and changes nothing; on a database created empty (no seed was
 ///   found) it makes the table.
-/// - "v2": `updateTable` rebuilds `notes` with a `done` flag and
-///   constraints that ALTER TABLE cannot add to an existing table: `title`
-///   must not be blank (a table CHECK), `body` becomes NOT NULL DEFAULT ''
-///   (NULL bodies become ''), `done` is 0 or 1. A blank v1 title becomes
-///   "(untitled)" so that no row is lost. The index on `title` is kept.
+/// - "v2": `updateTable` rebuilds `notes` with a `done` flag (0 or 1) and
+///   two changes ALTER TABLE cannot make to an existing table: `title` must
+///   not be blank (a table CHECK) and `body` becomes NOT NULL DEFAULT ''
+///   (NULL bodies become ''). A blank v1 title becomes "(untitled)" so that
+///   no row is lost. The index on `title` is kept.
 public enum NotesMigrations {
   /// The version-1 schema (the seed's; a test checks they agree).
   public static let v1Schema = """
