@@ -12,12 +12,13 @@ public enum NotesExport {
     return try encoder.encode(notes)
   }
 
-  /// Writes `json(notes)` to `path`, replacing the file atomically.
+  /// Writes `json(notes)` and a newline to `path`, replacing the file
+  /// atomically.
   ///
   /// - Throws: `NotesError.cannotWrite` when the file cannot be written
   ///   (a missing directory, no permission).
   public static func write(_ notes: [Note], to path: String) throws {
-    let data = try json(notes)
+    let data = try json(notes) + Data("\n".utf8)
     do {
       try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
