@@ -1,0 +1,92 @@
+import Foundation
+import SQLiteBridge
+
+/// The notes database: `<directory>/notes.db`, opened by name through a
+/// `DatabaseQueue` (every read and write goes through it) and migrated to
+/// the latest schema on open.
+public final class NotesStore: Sendable {
+  /// The database's file name in the data directory (and the seed's in
+  /// its bundle directory: the library copies `<bundle>/<name>` to
+  /// `<documents>/<name>`).
+  public static let databaseName = "notes.db"
+
+  /// The queue every access goes through.
+  public let queue: DatabaseQueue
+
+  /// Opens `<directory>/notes.db`. The first open copies the seed from
+  /// `seedDirectory` (default: the bundled one, `NotesSeed.directory()`);
+  /// with no seed there the database is created empty. Then the pending
+  /// migrations run.
+  ///
+  /// - Throws: `NotesError.usage` when `directory` does not exist;
+  ///   `DatabaseError` when the file cannot be copied, opened or migrated
+  ///   (`.cantOpen`, `.notADatabase`, `.busy`; `.error` for a database a
+  ///   newer version of the app migrated).
+  public init(directory: String, seedDirectory: String? = NotesSeed.directory()) throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw NotesError.usage("the data directory \(directory) does not exist")
+    }
+    queue = try DatabaseQueue(
+      name: Self.databaseName, location: DatabaseLocation(documentsDirectory: directory, bundleDirectory: seedDirectory)
+    )
+    // The migrator runs its own transactions.
+    try queue.writeWithoutTransaction { db in try NotesMigrations.migrator.migrate(db) }
+  }
+
+  /// Inserts a new note and returns it with its id.
+  ///
+  /// - Throws: `NotesError.blankTitle` for an empty or whitespace title
+  ///   (nothing is written); `DatabaseError` when the write fails.
+  public func add(title: String, body: String = "") throws -> Note {
+    guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw NotesError.blankTitle }
+    var note = Note(title: title, body: body)
+    note.id = try queue.write { db in try db.insert(note) }
+    return note
+  }
+
+  /// Every note, by id (the order they were added).
+  ///
+  /// - Throws: `DatabaseError` when the read fails.
+  public func all() throws -> [Note] {
+    try queue.read { db in try db.fetch(Note.self, "SELECT * FROM notes ORDER BY id") }
+  }
+
+  /// The notes whose title or body contains `word`, ignoring case (Unicode
+  /// case folding, not only ASCII), by id. `word` is a bound argument, taken
+  /// literally: `%`, `_` and quotes are just characters.
+  ///
+  /// - Throws: `DatabaseError` when the read fails.
+  public func search(_ word: String) throws -> [Note] {
+    try queue.read { db in
+      try Self.registerContainsFunction(db)
+      return try db.fetch(
+        Note.self, "SELECT * FROM notes WHERE notes_contains(title, :word) OR notes_contains(body, :word) ORDER BY id",
+        ["word": .text(word)])
+    }
+  }
+
+  /// Marks the note `id` done (again is fine) and returns it.
+  ///
+  /// - Throws: `NotesError.unknownNote` when no note has that id (nothing
+  ///   changes); `DatabaseError` when the write fails.
+  @discardableResult
+  public func markDone(id: Int64) throws -> Note {
+    try queue.write { db in
+      guard var note = try db.fetchOne(Note.self, key: .integer(id)) else { throw NotesError.unknownNote(id) }
+      note.done = true
+      try db.update(note)
+      return note
+    }
+  }
+
+  /// `notes_contains(text, word)`: 1 when `text` contains `word` ignoring
+  /// case, else 0 (NULL text: 0). Registered on the connection the block
+  /// got (registering again replaces it).
+  private static func registerContainsFunction(_ db: Database) throws {
+    try db.createFunction("notes_contains", argumentCount: 2, deterministic: true) { values in
+      guard case .text(let text) = values[0], case .text(let word) = values[1] else { return .integer(0) }
+      return .integer(text.range(of: word, options: .caseInsensitive) == nil ? 0 : 1)
+    }
+  }
+}
