@@ -11,8 +11,12 @@ extension Database {
   /// value) or its JSON text. A value with no properties inserts
   /// `DEFAULT VALUES`. `lastInsertRowID` gives the new row's rowid.
   ///
-  /// - Parameter table: one identifier (a name containing `.` is a table of
-  ///   that name, not a schema and a table).
+  /// - Parameters:
+  ///   - value: the row: one column per property.
+  ///   - table: one identifier (a name containing `.` is a table of that
+  ///     name, not a schema and a table).
+  ///   - keyEncoding: how property names become column names
+  ///     (`.convertToSnakeCase`: `dueDate` is the column `due_date`).
   /// - Throws: `EncodingError.invalidValue` when `value` does not encode as
   ///   a keyed container, asks for a nested container, or holds an unsigned
   ///   integer above Int64.max; `DatabaseError` with `.error`

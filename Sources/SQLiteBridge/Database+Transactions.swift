@@ -23,7 +23,9 @@ public enum TransactionKind: Sendable {
 
 /// What a transaction body asks for when it returns.
 public enum TransactionCompletion: Sendable {
+  /// Commit the transaction (release the savepoint when nested).
   case commit
+  /// Roll the transaction (or the nested savepoint) back.
   case rollback
 }
 

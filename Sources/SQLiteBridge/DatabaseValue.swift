@@ -15,10 +15,15 @@ import Foundation
 /// `.text`. Column names, table names and error messages are `String`s and
 /// do replace invalid UTF-8 with U+FFFD.
 public enum DatabaseValue: Hashable, Sendable {
+  /// SQL NULL.
   case null
+  /// A 64-bit signed integer.
   case integer(Int64)
+  /// A 64-bit floating-point number.
   case real(Double)
+  /// Text (UTF-8 in the database).
   case text(String)
+  /// Bytes, as they are; a zero-length blob is not NULL.
   case blob(Data)
 
   /// True for `.null`.
@@ -29,18 +34,22 @@ public enum DatabaseValue: Hashable, Sendable {
 }
 
 extension DatabaseValue: ExpressibleByNilLiteral {
+  /// `.null`, written `nil`.
   public init(nilLiteral: ()) { self = .null }
 }
 
 extension DatabaseValue: ExpressibleByIntegerLiteral {
+  /// `.integer(value)`, written as an integer literal (`42`).
   public init(integerLiteral value: Int64) { self = .integer(value) }
 }
 
 extension DatabaseValue: ExpressibleByFloatLiteral {
+  /// `.real(value)`, written as a floating-point literal (`1.5`).
   public init(floatLiteral value: Double) { self = .real(value) }
 }
 
 extension DatabaseValue: ExpressibleByStringLiteral {
+  /// `.text(value)`, written as a string literal (`"text"`).
   public init(stringLiteral value: String) { self = .text(value) }
 }
 

@@ -34,36 +34,67 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 
   // MARK: Primary codes
 
+  /// `SQLITE_OK` (0): success; no error carries it.
   public static let ok = ResultCode(.OK)
+  /// `SQLITE_ERROR` (1): an SQL error (syntax, no such table or column) or a failure with no more specific code.
   public static let error = ResultCode(.Error)
+  /// `SQLITE_INTERNAL` (2): an internal malfunction of SQLite.
   public static let `internal` = ResultCode(.Internal)
+  /// `SQLITE_PERM` (3): the requested access mode cannot be provided.
   public static let permission = ResultCode(.Perm)
+  /// `SQLITE_ABORT` (4): an operation was aborted, for example by a rollback.
   public static let abort = ResultCode(.Abort)
+  /// `SQLITE_BUSY` (5): another connection held a lock past the busy timeout.
   public static let busy = ResultCode(.Busy)
+  /// `SQLITE_LOCKED` (6): a conflict within the same connection, or a table of a shared cache is locked.
   public static let locked = ResultCode(.Locked)
+  /// `SQLITE_NOMEM` (7): out of memory.
   public static let noMemory = ResultCode(.NoMem)
+  /// `SQLITE_READONLY` (8): a write on a read-only connection or file.
   public static let readOnly = ResultCode(.ReadOnly)
+  /// `SQLITE_INTERRUPT` (9): the statement was interrupted (`interrupt()`).
   public static let interrupt = ResultCode(.Interrupt)
+  /// `SQLITE_IOERR` (10): the operating system reported an I/O error.
   public static let ioError = ResultCode(.IOErr)
+  /// `SQLITE_CORRUPT` (11): the database file is damaged.
   public static let corrupt = ResultCode(.Corrupt)
+  /// `SQLITE_NOTFOUND` (12): here, an update of a record whose row does not exist.
   public static let notFound = ResultCode(.NotFound)
+  /// `SQLITE_FULL` (13): the disk (or the database's size limit) is full.
   public static let full = ResultCode(.Full)
+  /// `SQLITE_CANTOPEN` (14): the file cannot be opened or created, or a database name is not allowed.
   public static let cantOpen = ResultCode(.CantOpen)
+  /// `SQLITE_PROTOCOL` (15): a locking protocol error (WAL).
   public static let protocolError = ResultCode(.Protocol)
+  /// `SQLITE_EMPTY` (16): not used by SQLite today.
   public static let empty = ResultCode(.Empty)
+  /// `SQLITE_SCHEMA` (17): the schema changed under a statement.
   public static let schema = ResultCode(.Schema)
+  /// `SQLITE_TOOBIG` (18): a string or blob is too large.
   public static let tooBig = ResultCode(.TooBig)
+  /// `SQLITE_CONSTRAINT` (19): a constraint failed (`UNIQUE`, `NOT NULL`, `CHECK`, primary or foreign key).
   public static let constraint = ResultCode(.Constraint)
+  /// `SQLITE_MISMATCH` (20): a value does not convert to the type asked for.
   public static let mismatch = ResultCode(.Mismatch)
+  /// `SQLITE_MISUSE` (21): the library was used wrongly (a closed database, several statements given to `execute`, a reentrant call).
   public static let misuse = ResultCode(.Misuse)
+  /// `SQLITE_NOLFS` (22): large files are not supported.
   public static let noLFS = ResultCode(.NoLFS)
+  /// `SQLITE_AUTH` (23): the authorizer refused the statement.
   public static let authorization = ResultCode(.Auth)
+  /// `SQLITE_FORMAT` (24): not used by SQLite today.
   public static let format = ResultCode(.Format)
+  /// `SQLITE_RANGE` (25): a wrong argument count or parameter name, or a column that is not there.
   public static let range = ResultCode(.Range)
+  /// `SQLITE_NOTADB` (26): the file is not a database, or the encryption key is wrong.
   public static let notADatabase = ResultCode(.NotADB)
+  /// `SQLITE_NOTICE` (27): a notice from the log; no call fails with it.
   public static let notice = ResultCode(.Notice)
+  /// `SQLITE_WARNING` (28): a warning from the log; no call fails with it.
   public static let warning = ResultCode(.Warning)
+  /// `SQLITE_ROW` (100): a step produced a row; no call fails with it.
   public static let row = ResultCode(.Row)
+  /// `SQLITE_DONE` (101): a statement finished; no call fails with it.
   public static let done = ResultCode(.Done)
 
   // MARK: Extended codes users match on (SQLite's numbers)

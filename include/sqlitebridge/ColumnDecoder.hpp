@@ -34,6 +34,8 @@ struct ColumnDecoder;
 /// Integers of every width, and bool.
 template <typename T>
 struct ColumnDecoder<T, std::enable_if_t<std::is_integral_v<T>>> {
+  /// Reads an integer, or a real holding a whole number, that fits `T`
+  /// (for bool: nonzero is true); false (leaving `out` alone) otherwise.
   static bool decode(const ColumnView& view, T& out) noexcept {
     std::int64_t integer = 0;
     if (view.type == ValueType::Integer) {
@@ -66,6 +68,8 @@ struct ColumnDecoder<T, std::enable_if_t<std::is_integral_v<T>>> {
 /// A finite real beyond the type's range (it would become infinity) fails.
 template <typename T>
 struct ColumnDecoder<T, std::enable_if_t<std::is_floating_point_v<T>>> {
+  /// Reads a real or an integer as the nearest `T`; false (leaving `out`
+  /// alone) for text, a blob, NULL or a finite real beyond `T`'s range.
   static bool decode(const ColumnView& view, T& out) noexcept {
     if (view.type == ValueType::Real) {
       // IEEE conversion: rounds to nearest, overflows to infinity.
@@ -84,6 +88,7 @@ struct ColumnDecoder<T, std::enable_if_t<std::is_floating_point_v<T>>> {
 /// Text only (a blob is not text).
 template <>
 struct ColumnDecoder<std::string> {
+  /// Reads text; false (leaving `out` alone) for any other storage class.
   static bool decode(const ColumnView& view, std::string& out) {
     if (view.type != ValueType::Text) return false;
     out.assign(static_cast<const char*>(view.bytes), view.size);
@@ -94,6 +99,7 @@ struct ColumnDecoder<std::string> {
 /// Blobs only (text is not a blob).
 template <>
 struct ColumnDecoder<std::vector<std::uint8_t>> {
+  /// Reads a blob; false (leaving `out` alone) for any other storage class.
   static bool decode(const ColumnView& view, std::vector<std::uint8_t>& out) {
     if (view.type != ValueType::Blob) return false;
     const auto* bytes = static_cast<const std::uint8_t*>(view.bytes);
@@ -105,6 +111,8 @@ struct ColumnDecoder<std::vector<std::uint8_t>> {
 /// Any value, as it is.
 template <>
 struct ColumnDecoder<Value> {
+  /// Copies the value, whatever its storage class; never false. Throws
+  /// std::bad_alloc when text or a blob cannot be copied.
   static bool decode(const ColumnView& view, Value& out) {
     switch (view.type) {
       case ValueType::Null:
@@ -137,6 +145,8 @@ struct ColumnDecoder<Value> {
 /// 1970; see `timePointFromUnixMilliseconds`).
 template <>
 struct ColumnDecoder<std::chrono::system_clock::time_point> {
+  /// Reads a date as described above; false (leaving `out` alone) when
+  /// the value is not one.
   static bool decode(const ColumnView& view, std::chrono::system_clock::time_point& out) noexcept {
     std::int64_t milliseconds = 0;
     switch (view.type) {
@@ -163,6 +173,8 @@ struct ColumnDecoder<std::chrono::system_clock::time_point> {
 /// length, other text, a number or NULL.
 template <>
 struct ColumnDecoder<Uuid> {
+  /// Reads a UUID as described above; false (leaving `out` alone) when
+  /// the value is not one.
   static bool decode(const ColumnView& view, Uuid& out) noexcept {
     if (view.type == ValueType::Blob) {
       std::array<std::uint8_t, 16> bytes;
@@ -185,6 +197,8 @@ struct ColumnDecoder<Uuid> {
 /// NULL reads as an empty optional; anything else as `T` does.
 template <typename T>
 struct ColumnDecoder<std::optional<T>> {
+  /// Empties `out` for NULL, else reads a `T`; false (leaving `out` alone)
+  /// when the value does not convert to `T`.
   static bool decode(const ColumnView& view, std::optional<T>& out) {
     if (view.type == ValueType::Null) {
       out.reset();
@@ -201,6 +215,7 @@ struct ColumnDecoder<std::optional<T>> {
 /// "date", "uuid", ...).
 template <typename T>
 struct DecodedTypeName {
+  /// The name, a static string.
   static constexpr const char* value() noexcept {
     if constexpr (std::is_same_v<T, bool>) {
       return "bool";

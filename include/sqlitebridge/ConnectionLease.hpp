@@ -28,9 +28,12 @@ enum class LeaseKind {
 
 /// One block's hold on a connection; copied freely, acquired and ended once.
 struct ConnectionLease {
+  /// The queue's or pool's connections the lease is from (null before
+  /// acquiring).
   ConnectionPool* pool = nullptr;
   /// The connection lent (null when acquiring failed).
   Database* database = nullptr;
+  /// What the block does: read, write, or write without a transaction.
   LeaseKind kind = LeaseKind::Read;
   /// The reader slot lent, or -1 for the writer.
   int reader = -1;

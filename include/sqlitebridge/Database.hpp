@@ -115,7 +115,11 @@ class Database {
   /// `Configuration` says. Fails as `open(path, mode)` does otherwise.
   static Database open(const std::string& path, const Configuration& configuration) noexcept;
 
+  /// Takes over `other`'s connection; `other` is left closed (every call
+  /// on it fails with SQLITE_MISUSE).
   Database(Database&& other) noexcept;
+  /// Lets go of this connection (it closes once no statement of it is
+  /// left), then takes over `other`'s; `other` is left closed.
   Database& operator=(Database&& other) noexcept;
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -420,7 +424,7 @@ class Database {
   // is caller SQL (an expression, put in parentheses) whose `?` parameters
   // take `arguments`.
 
-  /// INSERT OR <onConflict> INTO "table" ("column", ...) VALUES (?, ...),
+  /// `INSERT OR <onConflict> INTO "table" ("column", ...) VALUES (?, ...)`,
   /// the columns and values in `values`' order; empty `values` inserts
   /// DEFAULT VALUES. Sets `*rowID` (when not null) to the new row's rowid,
   /// or to 0 when `ConflictResolution::Ignore` skipped the row. Fails with

@@ -40,8 +40,13 @@ struct ConcurrencyAccess;
 /// its own for the block only; reentrant calls fail with SQLITE_MISUSE.
 class DatabasePool {
  public:
+  /// Opens (or creates) the file at `path` as described above; `isOpen()`
+  /// and `openError()` tell how it went.
   explicit DatabasePool(const std::string& path, Configuration configuration = {}) noexcept;
+  /// Takes over the other pool's connections; the moved-from pool is not
+  /// open (`isOpen()` false).
   DatabasePool(DatabasePool&&) noexcept;
+  /// Lets go of this pool's connections, then takes over the other one's.
   DatabasePool& operator=(DatabasePool&&) noexcept;
   DatabasePool(const DatabasePool&) = delete;
   DatabasePool& operator=(const DatabasePool&) = delete;

@@ -41,7 +41,10 @@ class DatabaseQueue {
   /// does (copying the bundled file or running `createSQL` on first use).
   DatabaseQueue(const std::string& name, const std::string& createSQL, const Location& location,
                 Configuration configuration = {}) noexcept;
+  /// Takes over the other queue's connection; the moved-from queue is not
+  /// open (`isOpen()` false).
   DatabaseQueue(DatabaseQueue&&) noexcept;
+  /// Lets go of this queue's connection, then takes over the other one's.
   DatabaseQueue& operator=(DatabaseQueue&&) noexcept;
   DatabaseQueue(const DatabaseQueue&) = delete;
   DatabaseQueue& operator=(const DatabaseQueue&) = delete;

@@ -19,7 +19,9 @@ namespace sqlitebridge {
 /// `{Value(1), Value(2)}`, stays unambiguously positional.
 class NamedValues {
  public:
+  /// One argument: its name and its value.
   using value_type = std::pair<std::string, Value>;
+  /// Iterates over the arguments in order.
   using const_iterator = std::vector<value_type>::const_iterator;
 
   /// No arguments.
@@ -33,8 +35,11 @@ class NamedValues {
   void add(std::string name, Value value) { values_.emplace_back(std::move(name), std::move(value)); }
   /// Number of arguments.
   std::size_t size() const noexcept { return values_.size(); }
+  /// True when there are no arguments.
   bool empty() const noexcept { return values_.empty(); }
+  /// The first argument.
   const_iterator begin() const noexcept { return values_.begin(); }
+  /// Past the last argument.
   const_iterator end() const noexcept { return values_.end(); }
 
  private:

@@ -39,6 +39,7 @@ enum class RecordOperation {
 /// Made once per shape of record and reused for every record of that
 /// shape: the Swift facade caches it per record type.
 struct RecordPlan {
+  /// Which operation the plan runs.
   RecordOperation operation = RecordOperation::Insert;
   /// The table, as the record type names it (unquoted).
   std::string table;
@@ -55,6 +56,7 @@ struct RecordPlan {
   /// `Save` only: the INSERT run when the UPDATE changed no row, and its
   /// bind order.
   std::string insertSQL;
+  /// `Save` only: `bindOrder` for `insertSQL`.
   std::vector<int> insertBindOrder;
 };
 

@@ -57,6 +57,8 @@ class Statement {
   Statement() noexcept = default;
   // Inline: Swift moves a statement between its helpers, and a call per
   // move would cost more than the move.
+  /// Takes over `other`'s statement; `other` is left invalid (every call
+  /// on it fails with SQLITE_MISUSE).
   Statement(Statement&& other) noexcept
       : connection_(std::move(other.connection_)),
         stmt_(other.stmt_),
@@ -70,6 +72,8 @@ class Statement {
     other.state_ = nullptr;
     other.ownsState_ = false;
   }
+  /// Finalizes (or returns to the cache) this statement, then takes over
+  /// `other`'s; `other` is left invalid.
   Statement& operator=(Statement&& other) noexcept {
     if (this != &other) {
       if (stmt_ != nullptr || state_ != nullptr) release();
@@ -167,24 +171,36 @@ class Statement {
   bool bind(int index, std::nullopt_t) noexcept { return bindNull(index); }
   /// Binds 1 or 0.
   bool bind(int index, bool value) noexcept { return bindInteger(index, value ? 1 : 0); }
+  /// Binds an integer.
   bool bind(int index, signed char value) noexcept { return bindInteger(index, value); }
+  /// Binds an integer.
   bool bind(int index, short value) noexcept { return bindInteger(index, value); }
+  /// Binds an integer.
   bool bind(int index, int value) noexcept { return bindInteger(index, value); }
+  /// Binds an integer.
   bool bind(int index, long value) noexcept { return bindInteger(index, value); }
+  /// Binds an integer.
   bool bind(int index, long long value) noexcept { return bindInteger(index, value); }
+  /// Binds an integer.
   bool bind(int index, unsigned char value) noexcept { return bindInteger(index, value); }
+  /// Binds an integer.
   bool bind(int index, unsigned short value) noexcept { return bindInteger(index, value); }
+  /// Binds an integer.
   bool bind(int index, unsigned int value) noexcept { return bindInteger(index, value); }
   /// Binds an unsigned integer; above INT64_MAX it fails with SQLITE_RANGE
   /// rather than wrapping around to a negative number.
   bool bind(int index, unsigned long value) noexcept { return bindUnsigned(index, value); }
   /// Binds an unsigned integer; above INT64_MAX it fails with SQLITE_RANGE.
   bool bind(int index, unsigned long long value) noexcept { return bindUnsigned(index, value); }
+  /// Binds a real (as a double).
   bool bind(int index, float value) noexcept { return bindReal(index, value); }
+  /// Binds a real.
   bool bind(int index, double value) noexcept { return bindReal(index, value); }
   /// Binds NUL-terminated UTF-8 text; a null pointer binds NULL.
   bool bind(int index, const char* text) noexcept;
+  /// Binds UTF-8 text, NUL bytes included.
   bool bind(int index, const std::string& text) noexcept { return bindText(index, text.data(), text.size()); }
+  /// Binds UTF-8 text, NUL bytes included.
   bool bind(int index, std::string_view text) noexcept { return bindText(index, text.data(), text.size()); }
   /// Binds a blob (an empty vector binds a zero-length blob, not NULL).
   bool bind(int index, const std::vector<std::uint8_t>& blob) noexcept {

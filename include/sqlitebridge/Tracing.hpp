@@ -18,6 +18,7 @@ struct TraceEvent {
   /// once per run, before its first row). `Profile`: a statement finished
   /// running (SQLITE_TRACE_PROFILE), with how long it ran.
   enum class Kind { Statement, Profile };
+  /// Whether a statement starts or finished.
   Kind kind = Kind::Statement;
   /// The statement's SQL as written, with its parameters (`?`, `:name`) and
   /// never the values bound to them. A trigger is reported as SQLite names

@@ -37,6 +37,7 @@ class Uuid {
 
   /// Same 16 bytes.
   friend bool operator==(const Uuid& a, const Uuid& b) noexcept { return a.bytes_ == b.bytes_; }
+  /// Different bytes.
   friend bool operator!=(const Uuid& a, const Uuid& b) noexcept { return !(a == b); }
 
  private:

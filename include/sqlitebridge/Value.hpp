@@ -114,6 +114,7 @@ class Value {
 
   /// Same storage class and same content (reals compare with `==`).
   friend bool operator==(const Value& a, const Value& b) noexcept;
+  /// Not `==`.
   friend bool operator!=(const Value& a, const Value& b) noexcept { return !(a == b); }
 
  private:
