@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "Export.hpp"
 #include "Database.hpp"
 #include "Error.hpp"
 
@@ -55,7 +56,7 @@ namespace detail {
 /// access" when this thread already holds a lease of `pool` (it would wait
 /// for itself), with the open error when the pool did not open, and with
 /// SQLite's error when the transaction cannot begin.
-bool acquireLease(ConnectionPool* pool, LeaseKind kind, ConnectionLease& lease) noexcept;
+SQLITEBRIDGE_API bool acquireLease(ConnectionPool* pool, LeaseKind kind, ConnectionLease& lease) noexcept;
 /// Ends the lease's transaction: commits when `commit`, else rolls back (a
 /// transaction the block left open on a read or a write without
 /// transaction is rolled back too). With `rollBackAfterFailedStatement` (the
@@ -66,14 +67,14 @@ bool acquireLease(ConnectionPool* pool, LeaseKind kind, ConnectionLease& lease) 
 /// with the reason in `lease.error`, when it did not commit because of a
 /// failure (the transaction is then rolled back); true when it committed
 /// or rolled back as asked. Does not give the connection back.
-bool finishLease(ConnectionLease& lease, bool commit, bool rollBackAfterFailedStatement) noexcept;
+SQLITEBRIDGE_API bool finishLease(ConnectionLease& lease, bool commit, bool rollBackAfterFailedStatement) noexcept;
 /// Gives the connection back (finishing with a rollback first when
 /// `finishLease` did not run). Once per acquired lease; more calls do
 /// nothing.
-void releaseLease(ConnectionLease& lease) noexcept;
+SQLITEBRIDGE_API void releaseLease(ConnectionLease& lease) noexcept;
 /// A closed `Database` whose every call fails with `reason`: what a block
 /// gets when its lease could not be acquired.
-Database unusableDatabase(const Error& reason) noexcept;
+SQLITEBRIDGE_API Database unusableDatabase(const Error& reason) noexcept;
 
 /// One block's lease, ended when it goes out of scope (rolled back unless
 /// `finish(true)` committed it).

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "Export.hpp"
 #include "NamedValues.hpp"
 #include "RowView.hpp"
 #include "Configuration.hpp"
@@ -44,7 +45,7 @@ struct FunctionAccess;
 struct RecordAccess;
 }  // namespace interop
 namespace detail {
-Database unusableDatabase(const Error& reason) noexcept;
+SQLITEBRIDGE_API Database unusableDatabase(const Error& reason) noexcept;
 }  // namespace detail
 
 /// One SQLite connection.
@@ -61,7 +62,7 @@ Database unusableDatabase(const Error& reason) noexcept;
 ///
 /// A `Database` is used by one thread at a time (it opens its connection with
 /// SQLITE_OPEN_NOMUTEX); share one through a queue or pool instead.
-class Database {
+class SQLITEBRIDGE_API Database {
  public:
   /// Opens the database called `name` in `location.documentsDirectory`.
   ///

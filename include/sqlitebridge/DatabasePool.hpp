@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "Export.hpp"
 #include "CheckpointMode.hpp"
 #include "Configuration.hpp"
 #include "ConnectionLease.hpp"
@@ -38,7 +39,7 @@ struct ConcurrencyAccess;
 ///
 /// Blocks follow `DatabaseQueue`'s rules: the `Database` a block gets is
 /// its own for the block only; reentrant calls fail with SQLITE_MISUSE.
-class DatabasePool {
+class SQLITEBRIDGE_API DatabasePool {
  public:
   /// Opens (or creates) the file at `path` as described above; `isOpen()`
   /// and `openError()` tell how it went.

@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "Export.hpp"
 #include "Configuration.hpp"
 #include "ConnectionLease.hpp"
 #include "Database.hpp"
@@ -32,7 +33,7 @@ struct ConcurrencyAccess;
 /// block still runs, on a closed `Database` whose every call fails with that
 /// reason (`lastError()` says it before any call). Never throws itself; an
 /// exception from `fn` rolls back and propagates.
-class DatabaseQueue {
+class SQLITEBRIDGE_API DatabaseQueue {
  public:
   /// Opens (or creates) the file at `path` as `Database::open(path,
   /// configuration)` does; `isOpen()` and `openError()` tell how it went.

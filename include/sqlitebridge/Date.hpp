@@ -8,6 +8,8 @@
 #include <string>
 #include <type_traits>
 
+#include "Export.hpp"
+
 namespace sqlitebridge {
 
 // Dates as SQLiteBridge stores and reads them, in both languages (the Swift
@@ -30,7 +32,7 @@ inline constexpr std::int64_t kMaximumDateMilliseconds = 9'000'000'000'000'000'0
 ///
 /// Throws std::bad_alloc when the string cannot be allocated; nothing else
 /// fails.
-std::string formatDateText(std::int64_t unixMilliseconds);
+SQLITEBRIDGE_API std::string formatDateText(std::int64_t unixMilliseconds);
 
 /// Room for the longest date text: a sign, a 9-digit year (an int64 of
 /// milliseconds reaches year 292'278'994) and `-MM-dd HH:mm:ss.SSS`.
@@ -39,7 +41,7 @@ inline constexpr std::size_t kDateTextCapacity = 32;
 /// `formatDateText` into `buffer`, which has room for `kDateTextCapacity`
 /// bytes (no NUL is written); returns the text's length. Allocates nothing
 /// and never fails (what the Swift facade calls to store a `Date`).
-std::size_t writeDateText(std::int64_t unixMilliseconds, char* buffer) noexcept;
+SQLITEBRIDGE_API std::size_t writeDateText(std::int64_t unixMilliseconds, char* buffer) noexcept;
 
 /// Parses `size` bytes of UTF-8 date text at `utf8` into milliseconds since
 /// 1970, in UTC. Accepted, and nothing else:
@@ -56,13 +58,13 @@ std::size_t writeDateText(std::int64_t unixMilliseconds, char* buffer) noexcept;
 /// the text, anything after it (a NUL byte included), or a date not strictly
 /// within `kMaximumDateMilliseconds` of 1970. `utf8` may be null when `size`
 /// is 0 (which fails: empty text is no date).
-bool parseDateText(const void* utf8, std::size_t size, std::int64_t& unixMilliseconds) noexcept;
+SQLITEBRIDGE_API bool parseDateText(const void* utf8, std::size_t size, std::int64_t& unixMilliseconds) noexcept;
 
 /// The date of Unix time `seconds` (seconds since 1970-01-01 00:00:00 UTC,
 /// what an integer column holds), in milliseconds. Returns false, leaving
 /// `unixMilliseconds` alone, when `seconds * 1000` overflows or is not
 /// strictly within `kMaximumDateMilliseconds`.
-bool dateFromUnixSeconds(std::int64_t seconds, std::int64_t& unixMilliseconds) noexcept;
+SQLITEBRIDGE_API bool dateFromUnixSeconds(std::int64_t seconds, std::int64_t& unixMilliseconds) noexcept;
 
 /// The date of Julian day number `day` (what SQLite's `julianday()`
 /// returns; 2440587.5 is 1970-01-01 00:00:00 UTC), in milliseconds since
@@ -72,7 +74,7 @@ bool dateFromUnixSeconds(std::int64_t seconds, std::int64_t& unixMilliseconds) n
 /// its magnitude is 9.0e18 or more. As in the Swift facade, the result
 /// itself is not checked against `kMaximumDateMilliseconds`: a day just
 /// inside the lower bound gives up to 210866760000000 ms below it.
-bool dateFromJulianDay(double day, std::int64_t& unixMilliseconds) noexcept;
+SQLITEBRIDGE_API bool dateFromJulianDay(double day, std::int64_t& unixMilliseconds) noexcept;
 
 namespace detail {
 // Ticks of std::chrono::system_clock per millisecond (1'000'000 with

@@ -2,11 +2,13 @@
 
 #include <string>
 
+#include "Export.hpp"
+
 namespace sqlitebridge {
 
 /// Where a database opened by name lives and where its bundled seed copy is
 /// looked for.
-struct Location {
+struct SQLITEBRIDGE_API Location {
   /// The writable directory: the database is `<documentsDirectory>/<name>`.
   /// It must exist; it is not created.
   std::string documentsDirectory;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "Export.hpp"
 #include "Error.hpp"
 
 namespace sqlitebridge {
@@ -31,7 +32,7 @@ struct MigrationAccess;
 /// the same steps.
 ///
 /// Not for use by two threads at once; the `Database` rules apply.
-class Migrator {
+class SQLITEBRIDGE_API Migrator {
  public:
   /// Adds a migration after those registered so far. `migrate(Database&)`
   /// returns true to commit, false to fail the migration (with the reason

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "Export.hpp"
+
 namespace sqlitebridge {
 
 /// SQLite's primary result codes, typed. An error's extended code (for
@@ -41,12 +43,12 @@ enum class ResultCode : int {
 
 /// SQLite's name of a primary code, "SQLITE_CONSTRAINT" for
 /// `ResultCode::Constraint`; "SQLITE_UNKNOWN" for a value that is none.
-const char* describe(ResultCode code) noexcept;
+SQLITEBRIDGE_API const char* describe(ResultCode code) noexcept;
 
 /// SQLite's name of any primary or extended result code:
 /// "SQLITE_CONSTRAINT_UNIQUE" for 2067; nullptr for a number SQLite does not
 /// define.
-const char* resultCodeName(int code) noexcept;
+SQLITEBRIDGE_API const char* resultCodeName(int code) noexcept;
 
 /// The primary code of a primary or extended result code (its low 8 bits).
 constexpr int primaryResultCode(int code) noexcept { return code & 0xff; }

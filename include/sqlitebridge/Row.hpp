@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "Export.hpp"
 #include "ColumnDecoder.hpp"
 #include "Error.hpp"
 #include "Value.hpp"
@@ -14,7 +15,7 @@ namespace sqlitebridge {
 /// One result row: its values in SQL order, each with its column name as the
 /// SQL names it (the alias if there is one). Duplicate names are all kept.
 /// Rows of one query share a single list of column names.
-class Row {
+class SQLITEBRIDGE_API Row {
  public:
   /// A row with no columns.
   Row() noexcept = default;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "Export.hpp"
 #include "ColumnDecoder.hpp"
 #include "ColumnLookup.hpp"
 #include "Row.hpp"
@@ -14,7 +15,7 @@ namespace sqlitebridge {
 /// until asked for. Valid only until the statement steps again, resets or
 /// is destroyed — inside a `forEachRow` body, for instance. `copy()` makes a
 /// `Row` that may outlive it.
-class RowView {
+class SQLITEBRIDGE_API RowView {
  public:
   /// A view of `statement`'s current row.
   explicit RowView(const Statement& statement) noexcept : statement_(&statement), size_(statement.columnCount()) {}

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "Export.hpp"
 #include "BindableValue.hpp"
 #include "ColumnView.hpp"
 #include "Date.hpp"
@@ -51,7 +52,7 @@ enum class StepResult {
 /// throws. A statement keeps its connection alive, so it stays safe to use
 /// (and to destroy) after its `Database` object is gone or moved. A statement
 /// is used by one thread at a time. Move-only.
-class Statement {
+class SQLITEBRIDGE_API Statement {
  public:
   /// An invalid statement; every call on it fails with SQLITE_MISUSE.
   Statement() noexcept = default;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "Export.hpp"
+
 namespace sqlitebridge {
 
 class Database;
@@ -15,7 +17,7 @@ enum class TransactionKind { Deferred, Immediate, Exclusive };
 /// A transaction for the lifetime of this object: rolls back in its
 /// destructor unless committed or rolled back first. Must not outlive its
 /// `Database`. Move-less and copy-less: it belongs to one scope.
-class Transaction {
+class SQLITEBRIDGE_API Transaction {
  public:
   /// Begins a transaction of `kind`; when that fails (one is already open,
   /// the database is busy past its timeout, or closed), `isActive()` is
@@ -46,7 +48,7 @@ class Transaction {
 /// itself in its destructor unless released or rolled back first. Outside a
 /// transaction, a savepoint is one (released = committed). Must not outlive
 /// its `Database`.
-class Savepoint {
+class SQLITEBRIDGE_API Savepoint {
  public:
   /// Opens a savepoint called `name` (quoted: any name is just a name; ""
   /// picks a unique one). A name holding NUL fails with SQLITE_MISUSE.

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "Export.hpp"
+
 namespace sqlitebridge {
 
 /// A UUID: its 16 bytes in RFC 4122 order (the order of the text form, most
@@ -13,7 +15,7 @@ namespace sqlitebridge {
 /// it as a blob of those 16 bytes (`Value(const Uuid&)`,
 /// `Statement::bind(int, const Uuid&)`) and reads it back from such a blob
 /// or from its text form (`ColumnDecoder<Uuid>`).
-class Uuid {
+class SQLITEBRIDGE_API Uuid {
  public:
   /// The nil UUID, 00000000-0000-0000-0000-000000000000.
   constexpr Uuid() noexcept = default;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "Export.hpp"
 #include "Uuid.hpp"
 
 namespace sqlitebridge {
@@ -26,7 +27,7 @@ enum class ValueType { Null, Integer, Real, Text, Blob };
 /// real 2.5 as integer 2, integer 7 as text "7", NULL as 0, 0.0, "" or an
 /// empty blob). Conversions other than integer<->real are done by SQLite
 /// itself, so they match it to the byte.
-class Value {
+class SQLITEBRIDGE_API Value {
  public:
   /// NULL.
   Value() noexcept = default;
@@ -113,7 +114,7 @@ class Value {
   ColumnView view() const noexcept;
 
   /// Same storage class and same content (reals compare with `==`).
-  friend bool operator==(const Value& a, const Value& b) noexcept;
+  friend SQLITEBRIDGE_API bool operator==(const Value& a, const Value& b) noexcept;
   /// Not `==`.
   friend bool operator!=(const Value& a, const Value& b) noexcept { return !(a == b); }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../Export.hpp"
 #include "../sqlitebridge.hpp"
 
 namespace sqlitebridge {
@@ -172,7 +173,7 @@ using ValueList = std::vector<Value>;
 /// registering fails). Every rule (value conversions, how a failure fails
 /// the query, the name checks) is `Database::createFunction`'s and
 /// `createCollation`'s.
-struct FunctionAccess {
+struct SQLITEBRIDGE_API FunctionAccess {
   /// Called for each call of the function with its `arguments`; sets
   /// `*result` (NULL when left alone) and returns true, or sets `*error`
   /// and returns false to fail the query with SQLITE_ERROR and that message.
@@ -247,7 +248,7 @@ using ColumnDefinitionList = std::vector<ColumnDefinition>;
 /// without columns, an update or delete without a WHERE condition, a
 /// negative limit, a column definition that is not valid). Each starts a
 /// call (clearing `lastError()`) and returns false with the reason there.
-struct TableHelperAccess {
+struct SQLITEBRIDGE_API TableHelperAccess {
   /// `INSERT OR <onConflict> INTO "table" ("c", ...) VALUES (?, ...)`
   /// (`DEFAULT VALUES` for no columns); the values bind in column order.
   static bool insertSQL(Database& database, const std::string& table, const StringList& columns,
@@ -305,7 +306,7 @@ struct RecordAccess {
 /// stored C++ value (which its owner thread uses meanwhile). It does not
 /// keep the connection open: once the connection closed, `interrupt` does
 /// nothing.
-struct InterruptHandle {
+struct SQLITEBRIDGE_API InterruptHandle {
   std::weak_ptr<Connection> connection;
 
   /// Interrupts the statement running on the connection, if it is open.
@@ -329,7 +330,7 @@ struct AsyncJobHandle {
 /// ones: acquire (which connection, the locks, the transaction, retries and
 /// reentrancy are the core's), run the block, finish, release. And the
 /// pool's threads, which run async blocks so that no caller's thread waits.
-struct ConcurrencyAccess {
+struct SQLITEBRIDGE_API ConcurrencyAccess {
   /// A block's callback: `lease` is null when the job was cancelled before
   /// it started (nothing touched the database); its `database` is null when
   /// acquiring failed (the reason in `lease->error`). Otherwise the block
@@ -408,7 +409,7 @@ struct ConcurrencyAccess {
 /// recorded in `lastError()`. The rules of the `Database` methods apply:
 /// called on the statement's thread, while it runs; the callback must not
 /// use the connection.
-struct HookAccess {
+struct SQLITEBRIDGE_API HookAccess {
   /// Frees a context; the core calls it once per installed callback.
   using Release = void (*)(void* context);
   /// A trace event: `kind` 0 for a statement starting, 1 for one finished
@@ -440,7 +441,7 @@ struct HookAccess {
 };
 
 /// SQL identifiers as the core compares and quotes them.
-struct Identifiers {
+struct SQLITEBRIDGE_API Identifiers {
   /// Whether two identifiers (`aSize` and `bSize` bytes of UTF-8) are the
   /// same to SQLite: equal but for ASCII case.
   static bool same(const void* a, std::size_t aSize, const void* b, std::size_t bSize) noexcept;
@@ -453,7 +454,7 @@ struct Identifiers {
 
 /// The wording of a failed typed read, which the core owns (`RowView::get`
 /// and `Row::get` say the same), for the Swift facade's own typed reads.
-struct Conversions {
+struct SQLITEBRIDGE_API Conversions {
   /// Sets `message` to `column "v" holds <value>[ <note>], which does not
   /// convert to <typeName>`, the value shown as the core shows it (reals as
   /// SQLite prints them, text cut after 40 bytes on a character boundary,
