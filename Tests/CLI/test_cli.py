@@ -120,17 +120,28 @@ def json_blocks(text):
     return blocks
 
 
+def use_temporary_directory(test):
+    """Gives `test` a fresh directory, `test.dir`, removed when it ends; returns its path."""
+    test.dir = tempfile.TemporaryDirectory()
+    test.addCleanup(test.dir.cleanup)
+    return test.dir.name
+
+
+def make_database(path, script):
+    """Creates the database file `path` by running the SQL `script` with Python's sqlite3."""
+    con = sqlite3.connect(path)
+    con.executescript(script)
+    con.close()
+    return path
+
+
 class CLITests(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-        self.db = os.path.join(self.dir.name, "test.db")
-        con = sqlite3.connect(self.db)
-        con.executescript(
+        self.db = make_database(
+            os.path.join(use_temporary_directory(self), "test.db"),
             "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, data BLOB);"
-            "INSERT INTO t VALUES (1, 'a\"b', 1.5, x'00ff'), (2, NULL, -2.0, NULL);"
+            "INSERT INTO t VALUES (1, 'a\"b', 1.5, x'00ff'), (2, NULL, -2.0, NULL);",
         )
-        con.close()
 
     def test_demo_copies_bundled_seed_then_reuses_the_copy(self):
         first = run("demo", "--dir", self.dir.name)
@@ -368,13 +379,9 @@ CONTINUATION = "...> "
 
 class ShellTests(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-        self.db = os.path.join(self.dir.name, "test.db")
-        con = sqlite3.connect(self.db)
-        con.executescript("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT);"
-                          "INSERT INTO t VALUES (1, 'a\"b'), (2, NULL);")
-        con.close()
+        self.db = make_database(os.path.join(use_temporary_directory(self), "test.db"),
+                                "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT);"
+                                "INSERT INTO t VALUES (1, 'a\"b'), (2, NULL);")
 
     def rows(self, sql):
         con = sqlite3.connect(self.db)
@@ -515,17 +522,13 @@ class ShellTests(unittest.TestCase):
 
 class CheckTests(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-        self.db = os.path.join(self.dir.name, "check.db")
-        con = sqlite3.connect(self.db)
-        con.executescript(
+        self.db = make_database(
+            os.path.join(use_temporary_directory(self), "check.db"),
             "CREATE TABLE parent(id INTEGER PRIMARY KEY);"
             "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id));"
             "CREATE INDEX child_parent ON child(parent_id);"
             "INSERT INTO parent VALUES (1);"
             "INSERT INTO child VALUES (1, 1);")
-        con.close()
 
     def test_a_sound_database_is_ok(self):
         result = run("check", self.db)
@@ -595,14 +598,11 @@ class CheckTests(unittest.TestCase):
 
 class BackupTests(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-        self.src = os.path.join(self.dir.name, "src.db")
-        self.dest = os.path.join(self.dir.name, "dest.db")
-        con = sqlite3.connect(self.src)
-        con.executescript("PRAGMA page_size = 4096; CREATE TABLE big(id INTEGER PRIMARY KEY, body TEXT, data BLOB);"
-                          "CREATE INDEX big_data ON big(data);")
-        con.close()
+        directory = use_temporary_directory(self)
+        self.dest = os.path.join(directory, "dest.db")
+        self.src = make_database(os.path.join(directory, "src.db"),
+                                 "PRAGMA page_size = 4096; CREATE TABLE big(id INTEGER PRIMARY KEY, body TEXT, data BLOB);"
+                                 "CREATE INDEX big_data ON big(data);")
         self.add_rows(10)
 
     def add_rows(self, count):
@@ -686,9 +686,7 @@ class BackupTests(unittest.TestCase):
 
 class CSVTests(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-        self.db = os.path.join(self.dir.name, "csv.db")
+        self.db = os.path.join(use_temporary_directory(self), "csv.db")
         self.values = [(1, "plain", 1.5, None), (2, "comma, inside", -2.0, b"\x00\xab"),
                        (3, 'quote " inside', 0.0, b""), (4, "line\nbreak", None, None),
                        (5, "crlf\r\nbreak", 1e100, None), (6, "", None, None), (7, None, None, None),
@@ -767,9 +765,7 @@ class KeyFileTests(unittest.TestCase):
     """--key-file FILE: the encrypted build encrypts, the default one refuses."""
 
     def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-        self.db = os.path.join(self.dir.name, "secret.db")
+        self.db = os.path.join(use_temporary_directory(self), "secret.db")
         self.key = self.key_file("key.txt", "correct horse\n")
 
     def key_file(self, name, text):
