@@ -147,8 +147,14 @@ public final class Database {
 
   // MARK: Schema
 
-  /// Whether `table` has a column named `column` (ASCII case-insensitive;
-  /// hidden and generated columns included).
+  /// Whether `table` (a table or a view) has a column named `column` (ASCII
+  /// case-insensitive; hidden and generated columns included).
+  ///
+  /// `table` is found by the core's name rule, the same for every schema
+  /// call: the name as it is first, in SQLite's search order (temp, main,
+  /// attached schemas); only when nothing is called that does a leading
+  /// `schema.` for one of the connection's schemas qualify it. So `"main.v"`
+  /// is view `v` of main, unless a table or view is itself called "main.v".
   ///
   /// - Throws: `DatabaseError` with `.error` ("no such table") when the table
   ///   does not exist.
@@ -159,6 +165,9 @@ public final class Database {
   }
 
   /// The names of `table`'s columns in declaration order.
+  ///
+  /// `table` (a table or a view) is found as for ``hasTableColumn(_:_:)``:
+  /// the name as it is first, then `schema.name`.
   ///
   /// - Throws: `DatabaseError` with `.error` ("no such table") when the table
   ///   does not exist.

@@ -597,6 +597,42 @@ TEST_F(SchemaIntrospection, ATableNamedLikeAQualifiedNameWinsAsItIs) {
   expectFoundWithOneColumn("aux.t", "in_aux");  // now split at the schema
 }
 
+// Found by the execute_sql fuzz target (its oracle asked SQLite for the
+// literal name "main.v"): a view has columns too, so tableColumns and
+// hasTableColumn follow the same name rule for it.
+TEST_F(SchemaIntrospection, AViewIsFoundByItsSchemaQualifiedNameUnlessADottedNameIsItself) {
+  ASSERT_TRUE(db_.executeScript("CREATE VIEW v AS SELECT 1 AS one, 2 AS two;"
+                                "CREATE TEMP VIEW tv AS SELECT 3 AS three;"))
+      << db_.error();
+  Names names;
+  for (const std::string name : {"v", "main.v", "MAIN.V", "main.main.v"}) {
+    SCOPED_TRACE(name);
+    if (name == "main.main.v") {
+      // "main.v" is not a name here, so "main.main.v" is "main.v" in main.
+      EXPECT_FALSE(db_.tableColumns(name, names));
+      expectNoSuchTableError(name);
+      continue;
+    }
+    ASSERT_TRUE(db_.tableColumns(name, names)) << db_.error();
+    EXPECT_EQ(names, (Names{"one", "two"}));
+    EXPECT_TRUE(db_.hasTableColumn(name, "TWO")) << db_.error();
+  }
+  ASSERT_TRUE(db_.tableColumns("temp.tv", names)) << db_.error();
+  EXPECT_EQ(names, Names{"three"});
+  EXPECT_FALSE(db_.tableColumns("main.tv", names));
+  expectNoSuchTableError("main.tv");
+
+  ASSERT_TRUE(db_.execute("CREATE TABLE \"main.v\"(dotted)")) << db_.error();
+  ASSERT_TRUE(db_.tableColumns("main.v", names)) << db_.error();
+  EXPECT_EQ(names, Names{"dotted"});  // the name as it is wins
+  EXPECT_FALSE(db_.hasTableColumn("main.v", "one"));
+  EXPECT_EQ(db_.lastError().code, 0);
+  ASSERT_TRUE(db_.tableColumns("main.main.v", names)) << db_.error();
+  EXPECT_EQ(names, Names{"dotted"});
+  ASSERT_TRUE(db_.tableColumns("v", names)) << db_.error();
+  EXPECT_EQ(names, (Names{"one", "two"}));
+}
+
 TEST_F(SchemaIntrospection, MissingTablesAreErrorsNeverEmptyLists) {
   expectNoSuchTable("nowhere");
   expectNoSuchTable("");

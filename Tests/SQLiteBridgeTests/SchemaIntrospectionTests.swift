@@ -455,6 +455,35 @@ struct SchemaIntrospectionTests {
     try expectFoundWithOneColumn(database, "aux.t", "in_aux")
   }
 
+  // Found by the execute_sql fuzz target (its oracle asked SQLite for the
+  // literal name "main.v"): a view has columns too, so tableColumns and
+  // hasTableColumn follow the same name rule for it.
+  @Test func aViewIsFoundByItsSchemaQualifiedNameUnlessADottedNameIsItself() throws {
+    let database = try database()
+    try database.executeScript(
+      """
+      CREATE VIEW v AS SELECT 1 AS one, 2 AS two;
+      CREATE TEMP VIEW tv AS SELECT 3 AS three;
+      """)
+    for name in ["v", "main.v", "MAIN.V"] {
+      #expect(try database.tableColumns(name) == ["one", "two"], "\(name)")
+      #expect(try database.hasTableColumn(name, "TWO"), "\(name)")
+    }
+    // "main.v" is not a name here, so "main.main.v" is "main.v" in main.
+    let missing = databaseError { _ = try database.tableColumns("main.main.v") }
+    #expect(missing?.message == "no such table: main.main.v")
+    #expect(try database.tableColumns("temp.tv") == ["three"])
+    let notInMain = databaseError { _ = try database.hasTableColumn("main.tv", "three") }
+    #expect(notInMain?.resultCode == .error)
+    #expect(notInMain?.message == "no such table: main.tv")
+
+    try database.execute(#"CREATE TABLE "main.v"(dotted)"#)
+    #expect(try database.tableColumns("main.v") == ["dotted"])  // the name as it is wins
+    #expect(try database.hasTableColumn("main.v", "one") == false)
+    #expect(try database.tableColumns("main.main.v") == ["dotted"])
+    #expect(try database.tableColumns("v") == ["one", "two"])
+  }
+
   @Test func missingTablesAreErrorsNeverEmptyLists() throws {
     let database = try database()
     for name in ["nowhere", "", "parent; DROP TABLE parent", "'parent'", "main.", ".parent"] {

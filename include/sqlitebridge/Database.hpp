@@ -322,13 +322,21 @@ class SQLITEBRIDGE_API Database {
 
   // MARK: Schema
 
-  /// Whether `table` has a column named `column` (case-insensitive; hidden
-  /// and generated columns included). Fails with SQLITE_ERROR ("no such
-  /// table") when the table does not exist, which is not the same as false.
+  /// Whether `table` (a table or a view) has a column named `column`
+  /// (case-insensitive; hidden and generated columns included). `table` is
+  /// found by the name rule of every schema call ("Schema introspection"
+  /// below): the name as it is first, in SQLite's search order (temp, main,
+  /// attached); only when nothing is called that does a leading `schema.`
+  /// for one of the connection's schemas qualify it, so `main.v` is view `v`
+  /// of main unless a table or view is itself called "main.v". Fails with
+  /// SQLITE_ERROR ("no such table") when the table does not exist, which is
+  /// not the same as false.
   bool hasTableColumn(const std::string& table, const std::string& column) noexcept;
   /// Replaces `results` with the names of `table`'s columns in declaration
-  /// order (from `PRAGMA table_xinfo`). Fails with SQLITE_ERROR ("no such
-  /// table") when the table does not exist; `results` is then empty.
+  /// order (from `PRAGMA table_xinfo`). `table` (a table or a view) is found
+  /// as for `hasTableColumn`: the name as it is first, then `schema.name`.
+  /// Fails with SQLITE_ERROR ("no such table") when the table does not
+  /// exist; `results` is then empty.
   bool tableColumns(const std::string& table, std::vector<std::string>& results) noexcept;
   /// Changes the schema of table `name` by rebuilding it, in one transaction
   /// (a savepoint when a transaction is already open):
