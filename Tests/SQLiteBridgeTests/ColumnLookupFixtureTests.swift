@@ -18,8 +18,7 @@ struct ColumnLookupFixtureTests {
     let cases: [Case]
   }
 
-  static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/column-lookup.json").path
+  static let path = fixturePath("column-lookup.json")
 
   /// `SELECT 0 AS "<first>", 1 AS "<second>", ...`: each column holds its index.
   private static func select(_ columns: [String]) -> String {

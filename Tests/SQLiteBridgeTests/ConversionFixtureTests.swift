@@ -49,8 +49,7 @@ struct ConversionFixture: Sendable {
   /// `lines[i]` is the JSON line of `cases[i]`.
   let lines: [String]
 
-  static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/conversions.json").path
+  static let path = fixturePath("conversions.json")
 
   /// The fixture, read once.
   static let shared: Result<ConversionFixture, any Error> = Result { try load() }

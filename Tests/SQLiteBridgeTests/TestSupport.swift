@@ -2,6 +2,14 @@ import Foundation
 import SQLiteBridge
 import Testing
 
+/// The path of `name` in `Tests/Fixtures/`, the data both test suites read.
+/// Found from this file, which stays at the top of the Swift test folder
+/// (the tests themselves live one folder down, by concern).
+func fixturePath(_ name: String) -> String {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures").appendingPathComponent(name).path
+}
+
 /// Runs `body` with the path of a fresh, empty directory that is removed
 /// (with everything in it) when `body` returns or throws.
 func withTemporaryDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
