@@ -5,6 +5,12 @@ import PackageDescription
 // imports SQLiteBridge) need C++ interoperability.
 let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
 
+// The core's concern folders (docs/ARCHITECTURE.md). Its internal headers are
+// included by file name, so each folder is on its header search path.
+let coreFolders = [
+  "Opening", "Statements", "Values", "Errors", "Schema", "Records", "Concurrency", "Extensions", "Interop",
+]
+
 let package = Package(
   name: "SQLiteBridge",
   platforms: [.macOS(.v13), .iOS(.v16)],
@@ -42,7 +48,8 @@ let package = Package(
       cxxSettings: [
         .define("SQLITEBRIDGE_SYSTEM_SQLITE", .when(traits: ["SystemSQLite"])),
         .define("SQLITEBRIDGE_SQLCIPHER", .when(traits: ["SQLCipher"])),
-      ],
+        .headerSearchPath("Sources/SQLiteBridgeCore"),
+      ] + coreFolders.map { .headerSearchPath("Sources/SQLiteBridgeCore/\($0)") },
       linkerSettings: [
         .linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"])),
         .linkedLibrary("sqlcipher", .when(traits: ["SQLCipher"])),
