@@ -2,7 +2,7 @@
 // stored value (one per SQLite storage class edge) read as every type, with
 // the outcome the C++ core gives. The core owns the rules, so this file
 // GENERATES the fixture; the Swift suite
-// (Tests/SQLiteBridgeTests/ConversionFixtureTests.swift) runs the same cases
+// (Tests/SQLiteBridgeTests/Values/ConversionFixtureTests.swift) runs the same cases
 // against the facade and must agree, message included.
 //
 // Regenerate the fixture after a conversion rule or message changes:
@@ -72,7 +72,7 @@ const char* const kQuery = "SELECT ? AS v";
 const char* const kGeneratedBy =
     "SQLITEBRIDGE_WRITE_FIXTURES=1 build/default/Tests/CxxTests/sqlitebridge-cxx-tests "
     "--gtest_filter='ConversionFixture*' (after: cmake --preset default && cmake --build build/default; "
-    "source: Tests/CxxTests/ConversionFixtureTests.cpp)";
+    "source: Tests/CxxTests/Values/ConversionFixtureTests.cpp)";
 const char* const kAbout =
     "Every stored value read as every type from a one-column row named \"v\" (SELECT ? AS v). "
     "stored: null | integer (decimal) | real (%.17g) | text | blob (lowercase hex). "

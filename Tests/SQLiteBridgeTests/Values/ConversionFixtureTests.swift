@@ -4,7 +4,7 @@ import Testing
 
 // The shared conversion fixture, Tests/Fixtures/conversions.json, run against
 // the Swift facade. The C++ core owns the conversion rules and generates the
-// fixture (Tests/CxxTests/ConversionFixtureTests.cpp; the command is in the
+// fixture (Tests/CxxTests/Values/ConversionFixtureTests.cpp; the command is in the
 // file's "generatedBy"); here every case is read with `Row.get(_:as:)` and
 // `RowView.get(_:as:)` and must give the same value, or the same result code
 // and the same message with Swift's name for the type in place of {type}.
