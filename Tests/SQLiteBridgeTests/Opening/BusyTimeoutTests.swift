@@ -234,6 +234,11 @@ struct BusyTimeoutTests {
         while !openerDone.current {
           do {
             _ = try Database(path: path, configuration: configuration).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+          } catch let error as DatabaseError where error.resultCode == .busy {
+            // Its own 20 ms timeout ran out (a closing writer's checkpoint
+            // can hold the lock longer on a loaded machine): only the opens
+            // with the default timeout are held to "never fails", as in C++.
+            continue
           } catch {
             failures.withLock { $0.append("checkpointer: \(error)") }
             return
