@@ -601,8 +601,9 @@ TEST_F(SchemaIntrospection, ATableNamedLikeAQualifiedNameWinsAsItIs) {
 // literal name "main.v"): a view has columns too, so tableColumns and
 // hasTableColumn follow the same name rule for it.
 TEST_F(SchemaIntrospection, AViewIsFoundByItsSchemaQualifiedNameUnlessADottedNameIsItself) {
-  ASSERT_TRUE(db_.executeScript("CREATE VIEW v AS SELECT 1 AS one, 2 AS two;"
-                                "CREATE TEMP VIEW tv AS SELECT 3 AS three;"))
+  ASSERT_TRUE(
+      db_.executeScript("CREATE VIEW v AS SELECT 1 AS one, 2 AS two;"
+                        "CREATE TEMP VIEW tv AS SELECT 3 AS three;"))
       << db_.error();
   Names names;
   for (const std::string name : {"v", "main.v", "MAIN.V", "main.main.v"}) {
