@@ -8,7 +8,8 @@ let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
 // The core's concern folders (docs/ARCHITECTURE.md). Its internal headers are
 // included by file name, so each folder is on its header search path.
 let coreFolders = [
-  "Opening", "Statements", "Values", "Errors", "Schema", "Records", "Concurrency", "Extensions", "Interop",
+  "Opening", "Statements", "Values", "Errors", "Schema", "Records", "Concurrency", "Extensions", "Observation",
+  "Interop",
 ]
 
 let package = Package(

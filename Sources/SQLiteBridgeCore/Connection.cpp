@@ -1,8 +1,47 @@
 #include "Connection.hpp"
 
+#include <new>
+
+#include "ConnectionObservation.hpp"
+
 namespace sqlitebridge {
 
+namespace {
+
+void finalizeCached(void* context, sqlite3_stmt* stmt) noexcept { static_cast<Connection*>(context)->finalize(stmt); }
+
+}  // namespace
+
+Connection::Connection() noexcept { statementCache.setFinalizer(&finalizeCached, this); }
+
 Connection::~Connection() { close(); }
+
+ConnectionObservation* Connection::observe() noexcept {
+  if (!observation) {
+    observation.reset(new (std::nothrow) ConnectionObservation(*this));
+    // Statements cached before have no footprint: prepared again when used.
+    if (observation) statementCache.clear();
+  }
+  return observation.get();
+}
+
+void Connection::deliverPendingEnd() noexcept {
+  if (observation->hasPendingEnd()) observation->deliverPendingEnd();
+}
+
+int Connection::prepare(const char* sql, int size, sqlite3_stmt** stmt, const char** tail) noexcept {
+  ConnectionObservation* observed = observation.get();
+  if (observed != nullptr) observed->willPrepare();
+  const int rc = sqlite3_prepare_v2(db, sql, size, stmt, tail);
+  if (observed != nullptr) observed->didPrepare(rc == SQLITE_OK ? *stmt : nullptr);
+  return rc;
+}
+
+void Connection::finalize(sqlite3_stmt* stmt) noexcept {
+  if (stmt == nullptr) return;
+  if (observation) observation->forget(stmt);
+  sqlite3_finalize(stmt);
+}
 
 void Connection::setBusyTimeout(int milliseconds) noexcept {
   busyTimeoutMilliseconds = milliseconds > 0 ? milliseconds : 0;
@@ -17,6 +56,7 @@ void Connection::close() noexcept {
   // none is called while closing or after.
   removeAllHooks(*this);
   statementCache.clear();
+  observation.reset();
   if (db != nullptr) sqlite3_close(db);
   db = nullptr;
   unregisterOpenFile(openFile);
@@ -53,6 +93,11 @@ bool Connection::fail(int code, const std::string& message, const std::string& s
 }
 
 bool Connection::failFromSQLite(int resultCode, const std::string& sql) noexcept {
+  // A commit an observer vetoed fails with the observer's error.
+  Error veto;
+  if (observation && (resultCode & 0xff) == SQLITE_CONSTRAINT && observation->takeVeto(veto)) {
+    return fail(veto.extendedCode != 0 ? veto.extendedCode : veto.code, veto.message, sql);
+  }
   int extended = resultCode;
   const char* message = sqlite3_errstr(resultCode);
   if (db != nullptr) {
@@ -66,6 +111,7 @@ bool Connection::failFromSQLite(int resultCode, const std::string& sql) noexcept
 }
 
 bool Connection::begin() noexcept {
+  deliverObservations();
   if (db == nullptr) {
     if (closedReason.isError()) return fail(closedReason.extendedCode, closedReason.message, closedReason.sql);
     return fail(SQLITE_MISUSE, "the database is not open", "");

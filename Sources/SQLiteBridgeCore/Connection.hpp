@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "Hooks.hpp"
@@ -14,9 +15,11 @@
 
 namespace sqlitebridge {
 
-class Connection {
+class ConnectionObservation;
+
+class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection() noexcept = default;
+  Connection() noexcept;
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
   /// Closes the handle. Statements hold the connection, so none is left.
@@ -50,6 +53,26 @@ class Connection {
   /// of "the database is not open".
   Error closedReason;
 
+  // MARK: Observation (Observation/ConnectionObservation.hpp)
+  /// The connection's observation, made by `observe()` on first use.
+  std::unique_ptr<ConnectionObservation> observation;
+  /// The observation, made now if there is none (the statement cache is
+  /// cleared then, so that every statement from now on has a footprint);
+  /// null when out of memory.
+  ConnectionObservation* observe() noexcept;
+  /// Tells observers of a transaction that ended, when one did (the safe
+  /// points: each call's start, each statement's reset and release).
+  void deliverObservations() noexcept {
+    if (observation) deliverPendingEnd();
+  }
+
+  /// sqlite3_prepare_v2 on this connection, keeping the statement's
+  /// footprint while the connection is observed. Every statement the core
+  /// prepares goes through here, and is finalized by `finalize`.
+  int prepare(const char* sql, int size, sqlite3_stmt** stmt, const char** tail) noexcept;
+  /// sqlite3_finalize, forgetting the statement's footprint.
+  void finalize(sqlite3_stmt* stmt) noexcept;
+
   /// Sets SQLite's busy timeout and remembers it; 0 or less fails at once.
   void setBusyTimeout(int milliseconds) noexcept;
 
@@ -72,6 +95,9 @@ class Connection {
   /// each released when replaced or removed, and by `close` (SQLite is told
   /// to forget them first, so it never calls a released one).
   ConnectionHooks hooks;
+
+ private:
+  void deliverPendingEnd() noexcept;
 };
 
 }  // namespace sqlitebridge

@@ -165,7 +165,7 @@ Statement Database::prepareText(const char* text, std::size_t size, Caching cach
     }
     sqlite3_stmt* stmt = nullptr;
     const char* tail = nullptr;
-    const int rc = sqlite3_prepare_v2(connection.db, text, static_cast<int>(size), &stmt, &tail);
+    const int rc = connection.prepare(text, static_cast<int>(size), &stmt, &tail);
     if (rc != SQLITE_OK) {
       connection.failFromSQLite(rc, std::string(sql));
       return Statement();
@@ -177,7 +177,7 @@ Statement Database::prepareText(const char* text, std::size_t size, Caching cach
     ++connection.preparedCount;
     const std::size_t rest = skipIgnorable(sql, static_cast<std::size_t>(tail - text));
     if (rest < size) {
-      sqlite3_finalize(stmt);
+      connection.finalize(stmt);
       connection.fail(SQLITE_MISUSE,
                       "execute runs exactly one statement, but more SQL follows it: \"" + excerpt(sql, rest) +
                           "\" (use executeScript for several statements)",

@@ -17,6 +17,7 @@
 #include "NamedValues.hpp"
 #include "RowView.hpp"
 #include "Configuration.hpp"
+#include "DatabaseRegion.hpp"
 #include "Error.hpp"
 #include "Functions.hpp"
 #include "Location.hpp"
@@ -27,12 +28,14 @@
 #include "Statement.hpp"
 #include "TableHelpers.hpp"
 #include "Tracing.hpp"
+#include "TransactionObserver.hpp"
 #include "Transaction.hpp"
 #include "Value.hpp"
 
 namespace sqlitebridge {
 
 class Connection;
+class ConnectionObservation;
 class ConnectionPool;
 class Migrator;
 namespace interop {
@@ -758,6 +761,35 @@ class SQLITEBRIDGE_API Database {
   static std::vector<std::string> compileOptions();
   friend struct interop::HookAccess;
 
+  // MARK: Observation
+
+  /// The region `sql` reads (see `DatabaseRegion`), into `out`: `sql` is
+  /// prepared (through the statement cache, which keeps the region with the
+  /// statement), never run. Fails as `prepare` does (syntax or schema
+  /// error, more than one statement: `out` unchanged), and with
+  /// SQLITE_MISUSE when the database is closed.
+  bool region(const std::string& sql, DatabaseRegion& out) noexcept;
+  /// Tells `observer` of this connection's transactions from now on, for
+  /// `extent` (see `ObserverExtent` and `TransactionObserver`, which says on
+  /// which thread and when each callback runs). A transaction counts only if
+  /// it changes something the observer `observes`; a read-only
+  /// transaction is not told, and does not end a `NextTransaction` extent.
+  /// Works side by side with `onCommit`, `onRollback`, `onChange` and
+  /// `trace`. A null observer is ignored; on a closed database it records
+  /// SQLITE_MISUSE, out of memory SQLITE_NOMEM (the observer not added).
+  void add(std::shared_ptr<TransactionObserver> observer,
+           ObserverExtent extent = ObserverExtent::ObserverLifetime) noexcept;
+  /// Stops telling `observer` (every time it was added); it is told nothing
+  /// more, not even of the transaction open now. Does nothing for an
+  /// observer not added.
+  void remove(const TransactionObserver* observer) noexcept;
+  /// Makes the open transaction count as changing `region` (for changes the
+  /// library cannot see: another process, a virtual table's module, SQL
+  /// run through `handle()`); outside a transaction the observers are told
+  /// of a commit of `region` at once. Fails with SQLITE_MISUSE when closed,
+  /// SQLITE_NOMEM when out of memory.
+  bool notifyChanges(const DatabaseRegion& region) noexcept;
+
   /// The underlying connection handle, for calling sqlite3 directly from C++;
   /// null when closed. The `Database` still owns it.
   sqlite3* handle() const noexcept;
@@ -774,6 +806,8 @@ class SQLITEBRIDGE_API Database {
   friend struct interop::InterruptHandle;
   friend struct interop::FunctionAccess;
   friend struct interop::RecordAccess;
+  friend class ConnectionObservation;
+  friend struct ObservationAccess;
   friend Database detail::unusableDatabase(const Error& reason) noexcept;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
   // and the Swift facade's through interop): begin one of `kind`, or a

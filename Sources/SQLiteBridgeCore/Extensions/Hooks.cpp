@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "Connection.hpp"
+#include "ConnectionObservation.hpp"
 #include "sqlitebridge/interop/Interop.hpp"
 
 namespace sqlitebridge {
@@ -17,49 +18,45 @@ namespace sqlitebridge {
 namespace {
 
 // The trampolines SQLite calls, with the connection as their argument: the
-// callback is looked up there at each call. A callback cannot fail the
-// statement: whatever it throws stops here.
+// user's callback is looked up there at each call, then the connection's
+// observation is told (the core multiplexes SQLite's one hook of each
+// kind). A callback cannot fail the statement: whatever it throws stops
+// here; only an observer's veto turns a commit into a rollback.
 
 int commitTrampoline(void* argument) noexcept {
-  const HookCallback<TransactionFunction>& hook = static_cast<Connection*>(argument)->hooks.commit;
+  Connection& connection = *static_cast<Connection*>(argument);
+  const HookCallback<TransactionFunction>& hook = connection.hooks.commit;
   try {
     if (hook.function != nullptr) hook.function(hook.context);
   } catch (...) {
   }
-  return 0;  // never turns the commit into a rollback
+  if (connection.observation && connection.observation->hasObservers()) return connection.observation->willCommit();
+  return 0;
 }
 
 void rollbackTrampoline(void* argument) noexcept {
-  const HookCallback<TransactionFunction>& hook = static_cast<Connection*>(argument)->hooks.rollback;
+  Connection& connection = *static_cast<Connection*>(argument);
+  const HookCallback<TransactionFunction>& hook = connection.hooks.rollback;
   try {
     if (hook.function != nullptr) hook.function(hook.context);
   } catch (...) {
   }
+  if (connection.observation) connection.observation->didRollback();
 }
 
 void changeTrampoline(void* argument, int operation, const char* /*schema*/, const char* table,
                       sqlite3_int64 rowID) noexcept {
-  const HookCallback<ChangeFunction>& hook = static_cast<Connection*>(argument)->hooks.change;
-  int kind = static_cast<int>(ChangeKind::Insert);
-  if (operation == SQLITE_UPDATE) kind = static_cast<int>(ChangeKind::Update);
-  if (operation == SQLITE_DELETE) kind = static_cast<int>(ChangeKind::Delete);
+  Connection& connection = *static_cast<Connection*>(argument);
+  const HookCallback<ChangeFunction>& hook = connection.hooks.change;
+  ChangeKind kind = ChangeKind::Insert;
+  if (operation == SQLITE_UPDATE) kind = ChangeKind::Update;
+  if (operation == SQLITE_DELETE) kind = ChangeKind::Delete;
   try {
-    if (hook.function != nullptr) hook.function(hook.context, kind, table != nullptr ? table : "", rowID);
+    if (hook.function != nullptr)
+      hook.function(hook.context, static_cast<int>(kind), table != nullptr ? table : "", rowID);
   } catch (...) {
   }
-}
-
-// Puts `function` in `slot`, then releases what it held. The caller has told
-// SQLite already (or the handle is closed).
-template <typename Function>
-void replace(HookCallback<Function>& slot, Function function, void* context, HookRelease release) noexcept {
-  HookCallback<Function> old = slot;
-  slot.function = function;
-  slot.context = function != nullptr ? context : nullptr;
-  slot.release = function != nullptr ? release : nullptr;
-  old.reset();
-  // A removal hands over no callback, but may hand over a context to free.
-  if (function == nullptr && release != nullptr) release(context);
+  if (connection.observation) connection.observation->rowChanged(kind, table, rowID);
 }
 
 // The C++ callbacks: a std::function in a context the core deletes.
@@ -94,43 +91,52 @@ std::function<Signature>* heapFunction(Connection& connection, std::function<Sig
 
 }  // namespace
 
+void refreshSQLiteHooks(Connection& connection) noexcept {
+  sqlite3* db = connection.db;
+  if (db == nullptr) return;
+  const bool observed = connection.observation && connection.observation->hasObservers();
+  const bool commit = observed || connection.hooks.commit.function != nullptr;
+  const bool rollback = observed || connection.hooks.rollback.function != nullptr;
+  const bool change = observed || connection.hooks.change.function != nullptr;
+  sqlite3_commit_hook(db, commit ? &commitTrampoline : nullptr, commit ? &connection : nullptr);
+  sqlite3_rollback_hook(db, rollback ? &rollbackTrampoline : nullptr, rollback ? &connection : nullptr);
+  sqlite3_update_hook(db, change ? &changeTrampoline : nullptr, change ? &connection : nullptr);
+  refreshSQLiteTrace(connection);
+}
+
 namespace {
 
-// Tells SQLite (through `tell(installing)`, while the handle is open), then
-// puts `function` in `slot` and releases what it held: the one sequence of
-// every hook, so SQLite never calls a released callback.
-template <typename Function, typename Tell>
+// Puts `function` in `slot` (none on a closed connection), tells SQLite,
+// then releases what the slot held: the one sequence of every hook, so
+// SQLite never calls a released callback.
+template <typename Function>
 void install(Connection& connection, HookCallback<Function>& slot, Function function, void* context,
-             HookRelease release, Tell tell) noexcept {
-  if (connection.db != nullptr) {
-    tell(function != nullptr);
-  } else {
-    function = nullptr;
-  }
-  replace(slot, function, context, release);
+             HookRelease release) noexcept {
+  if (connection.db == nullptr) function = nullptr;
+  HookCallback<Function> old = slot;
+  slot.function = function;
+  slot.context = function != nullptr ? context : nullptr;
+  slot.release = function != nullptr ? release : nullptr;
+  refreshSQLiteHooks(connection);
+  old.reset();
+  // A removal hands over no callback, but may hand over a context to free.
+  if (function == nullptr && release != nullptr) release(context);
 }
 
 }  // namespace
 
 void installCommitHook(Connection& connection, TransactionFunction function, void* context,
                        HookRelease release) noexcept {
-  install(connection, connection.hooks.commit, function, context, release, [&](bool installing) {
-    sqlite3_commit_hook(connection.db, installing ? &commitTrampoline : nullptr, installing ? &connection : nullptr);
-  });
+  install(connection, connection.hooks.commit, function, context, release);
 }
 
 void installRollbackHook(Connection& connection, TransactionFunction function, void* context,
                          HookRelease release) noexcept {
-  install(connection, connection.hooks.rollback, function, context, release, [&](bool installing) {
-    sqlite3_rollback_hook(connection.db, installing ? &rollbackTrampoline : nullptr,
-                          installing ? &connection : nullptr);
-  });
+  install(connection, connection.hooks.rollback, function, context, release);
 }
 
 void installChangeHook(Connection& connection, ChangeFunction function, void* context, HookRelease release) noexcept {
-  install(connection, connection.hooks.change, function, context, release, [&](bool installing) {
-    sqlite3_update_hook(connection.db, installing ? &changeTrampoline : nullptr, installing ? &connection : nullptr);
-  });
+  install(connection, connection.hooks.change, function, context, release);
 }
 
 void removeAllHooks(Connection& connection) noexcept {
@@ -138,6 +144,13 @@ void removeAllHooks(Connection& connection) noexcept {
   installCommitHook(connection, nullptr, nullptr, nullptr);
   installRollbackHook(connection, nullptr, nullptr, nullptr);
   installChangeHook(connection, nullptr, nullptr, nullptr);
+  // Observation's hooks too: SQLite calls nothing more on this handle.
+  if (connection.db != nullptr) {
+    sqlite3_commit_hook(connection.db, nullptr, nullptr);
+    sqlite3_rollback_hook(connection.db, nullptr, nullptr);
+    sqlite3_update_hook(connection.db, nullptr, nullptr);
+    sqlite3_trace_v2(connection.db, 0, nullptr, nullptr);
+  }
 }
 
 // MARK: Database

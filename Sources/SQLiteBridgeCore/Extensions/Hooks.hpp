@@ -65,6 +65,12 @@ void installCommitHook(Connection& connection, TransactionFunction function, voi
 void installRollbackHook(Connection& connection, TransactionFunction function, void* context,
                          HookRelease release) noexcept;
 void installChangeHook(Connection& connection, ChangeFunction function, void* context, HookRelease release) noexcept;
+/// Tells SQLite which of its hooks (commit, rollback, update, trace) to
+/// call, from the callbacks installed and the connection's observation:
+/// after either changes. Never fails.
+void refreshSQLiteHooks(Connection& connection) noexcept;
+/// The trace part of `refreshSQLiteHooks`.
+void refreshSQLiteTrace(Connection& connection) noexcept;
 /// Makes SQLite forget every hook of `connection` and releases them (its
 /// close does this before closing the handle).
 void removeAllHooks(Connection& connection) noexcept;

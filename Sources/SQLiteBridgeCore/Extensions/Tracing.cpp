@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "Connection.hpp"
+#include "ConnectionObservation.hpp"
 #include "Hooks.hpp"
 #include "sqlitebridge/interop/Interop.hpp"
 
@@ -22,9 +23,15 @@ bool isTriggerComment(const char* text) noexcept { return text != nullptr && tex
 // fail the statement: whatever it throws stops here.
 int traceTrampoline(unsigned type, void* argument, void* subject, void* detail) noexcept {
   Connection& connection = *static_cast<Connection*>(argument);
+  auto* statement = static_cast<sqlite3_stmt*>(subject);
+  // Observation hears of each statement first (the core multiplexes
+  // SQLite's one trace callback).
+  if (type == SQLITE_TRACE_STMT && connection.observation) connection.observation->statementStarts(statement);
   const HookCallback<TraceFunction>& hook = connection.hooks.trace;
   if (hook.function == nullptr) return 0;
-  auto* statement = static_cast<sqlite3_stmt*>(subject);
+  const unsigned asked = connection.hooks.traceOptions;
+  if (type == SQLITE_TRACE_STMT && (asked & TraceOptions::Statements) == 0) return 0;
+  if (type == SQLITE_TRACE_PROFILE && (asked & TraceOptions::Profile) == 0) return 0;
   int kind = 0;
   const char* sql = nullptr;
   std::int64_t nanoseconds = -1;
@@ -77,16 +84,21 @@ void callTraceCallback(void* context, int kind, const char* sql, const char* exp
 
 }  // namespace
 
+void refreshSQLiteTrace(Connection& connection) noexcept {
+  if (connection.db == nullptr) return;
+  unsigned mask = 0;
+  if (connection.hooks.trace.function != nullptr) {
+    if ((connection.hooks.traceOptions & TraceOptions::Statements) != 0) mask |= SQLITE_TRACE_STMT;
+    if ((connection.hooks.traceOptions & TraceOptions::Profile) != 0) mask |= SQLITE_TRACE_PROFILE;
+  }
+  if (connection.observation && connection.observation->needsStatementEvents()) mask |= SQLITE_TRACE_STMT;
+  sqlite3_trace_v2(connection.db, mask, mask != 0 ? &traceTrampoline : nullptr, mask != 0 ? &connection : nullptr);
+}
+
 void installTrace(Connection& connection, unsigned options, TraceFunction function, void* context,
                   HookRelease release) noexcept {
-  unsigned mask = 0;
-  if ((options & TraceOptions::Statements) != 0) mask |= SQLITE_TRACE_STMT;
-  if ((options & TraceOptions::Profile) != 0) mask |= SQLITE_TRACE_PROFILE;
-  if (connection.db == nullptr || mask == 0) function = nullptr;  // nothing to report
-  if (connection.db != nullptr) {
-    sqlite3_trace_v2(connection.db, function != nullptr ? mask : 0, function != nullptr ? &traceTrampoline : nullptr,
-                     function != nullptr ? &connection : nullptr);
-  }
+  const unsigned events = options & (TraceOptions::Statements | TraceOptions::Profile);
+  if (connection.db == nullptr || events == 0) function = nullptr;  // nothing to report
   HookCallback<TraceFunction> old = connection.hooks.trace;
   connection.hooks.trace = HookCallback<TraceFunction>();
   connection.hooks.traceOptions = 0;
@@ -96,6 +108,7 @@ void installTrace(Connection& connection, unsigned options, TraceFunction functi
     connection.hooks.trace.release = release;
     connection.hooks.traceOptions = options;
   }
+  refreshSQLiteTrace(connection);
   old.reset();
   // Nothing installed: a context handed over is freed now.
   if (function == nullptr && release != nullptr) release(context);

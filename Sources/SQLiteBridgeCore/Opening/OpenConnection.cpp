@@ -1,5 +1,6 @@
 #include "OpenConnection.hpp"
 
+#include "ConnectionObservation.hpp"
 #include "Encryption.hpp"
 #include "SQLiteFeatures.hpp"
 
@@ -192,6 +193,8 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
   }
   connection.db = db;
   sqlite3_extended_result_codes(db, 1);
+  // Before the first prepare (setting an authorizer expires statements).
+  installAuthorizer(connection);
   // Before anything reads the file: a writer, a commit or a WAL checkpoint
   // of another connection is waited for, not reported as "locked".
   connection.setBusyTimeout(configuration.busyTimeoutMilliseconds);

@@ -17,7 +17,7 @@ namespace sqlitebridge {
 template <typename OnRow>
 bool query(Connection& connection, const std::string& sql, std::initializer_list<std::string> arguments, OnRow onRow) {
   sqlite3_stmt* stmt = nullptr;
-  int rc = sqlite3_prepare_v2(connection.db, sql.c_str(), -1, &stmt, nullptr);
+  int rc = connection.prepare(sql.c_str(), -1, &stmt, nullptr);
   if (rc != SQLITE_OK) return connection.failFromSQLite(rc, sql);
   int index = 1;
   for (const std::string& argument : arguments) {
@@ -34,7 +34,7 @@ bool query(Connection& connection, const std::string& sql, std::initializer_list
     }
   }
   if (rc != SQLITE_DONE) connection.failFromSQLite(rc, sql);
-  sqlite3_finalize(stmt);
+  connection.finalize(stmt);
   return rc == SQLITE_DONE;
 }
 

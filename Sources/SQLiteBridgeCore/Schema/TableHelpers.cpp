@@ -224,12 +224,12 @@ bool readsBackAs(Connection& connection, const std::string& sql, double real) no
   const std::string select = "SELECT " + sql;
   sqlite3_stmt* stmt = nullptr;
   bool same = false;
-  if (sqlite3_prepare_v2(connection.db, select.c_str(), static_cast<int>(select.size()), &stmt, nullptr) == SQLITE_OK &&
+  if (connection.prepare(select.c_str(), static_cast<int>(select.size()), &stmt, nullptr) == SQLITE_OK &&
       sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) == SQLITE_FLOAT) {
     const double read = sqlite3_column_double(stmt, 0);
     same = std::memcmp(&read, &real, sizeof real) == 0;
   }
-  sqlite3_finalize(stmt);
+  connection.finalize(stmt);
   return same;
 }
 

@@ -133,7 +133,7 @@ class TableRebuild {
       const std::string_view keyword(text.data(), length);
       for (const char* control : {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}) {
         if (sameIdentifier(keyword, control)) {
-          sqlite3_finalize(stmt);
+          connection_.finalize(stmt);
           return connection_.fail(SQLITE_MISUSE,
                                   "updateTable runs in a transaction of its own; its create and insert SQL must not "
                                   "begin, commit, roll back or release a transaction or savepoint: \"" +
@@ -146,7 +146,7 @@ class TableRebuild {
         rc = sqlite3_step(stmt);
       } while (rc == SQLITE_ROW);
       if (rc != SQLITE_DONE) connection_.failFromSQLite(rc, text);
-      sqlite3_finalize(stmt);
+      connection_.finalize(stmt);
       if (rc != SQLITE_DONE) return false;
     }
   }

@@ -21,7 +21,7 @@ bool prepareNextStatement(Connection& connection, std::string_view script, std::
   const char* start = script.data() + offset;
   const char* end = script.data() + script.size();
   const char* tail = nullptr;
-  const int rc = sqlite3_prepare_v2(connection.db, start, static_cast<int>(end - start), stmt, &tail);
+  const int rc = connection.prepare(start, static_cast<int>(end - start), stmt, &tail);
   if (rc != SQLITE_OK) {
     std::string failed;
     try {
@@ -61,7 +61,8 @@ bool runScript(Connection& connection, std::string_view sql) noexcept {
       rc = sqlite3_step(stmt);
     } while (rc == SQLITE_ROW);
     if (rc != SQLITE_DONE) connection.failFromSQLite(rc, sqlite3_sql(stmt));
-    sqlite3_finalize(stmt);
+    connection.finalize(stmt);
+    connection.deliverObservations();
     if (rc != SQLITE_DONE) return false;
   }
 }

@@ -26,6 +26,14 @@ bool sameIdentifier(std::string_view a, std::string_view b) noexcept {
   return true;
 }
 
+std::string foldIdentifier(std::string_view identifier) {
+  std::string folded(identifier);
+  for (char& c : folded) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return folded;
+}
+
 std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept {
   std::size_t i = from;
   const std::size_t n = sql.size();

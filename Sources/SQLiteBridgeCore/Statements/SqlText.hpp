@@ -12,6 +12,9 @@ std::string quoteIdentifier(const std::string& identifier);
 
 /// Whether two identifiers are the same to SQLite: equal but for ASCII case.
 bool sameIdentifier(std::string_view a, std::string_view b) noexcept;
+/// `identifier` with ASCII letters lowered: two names are the same
+/// identifier (`sameIdentifier`) exactly when their folded forms are equal.
+std::string foldIdentifier(std::string_view identifier);
 
 /// Position of the first character at or after `from` that is not
 /// whitespace, a semicolon or a comment; `sql.size()` when only those remain.

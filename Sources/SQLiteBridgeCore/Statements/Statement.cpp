@@ -40,12 +40,16 @@ void Statement::release() noexcept {
     // Lent by the statement cache: give it back (reset; a large value bound
     // is released now rather than kept until the statement's next use).
     connection_->statementCache.giveBack(cacheEntry_, boundLargeValue_);
+  } else if (connection_) {
+    connection_->finalize(stmt_);
   } else {
     sqlite3_finalize(stmt_);
   }
   stmt_ = nullptr;
   cacheEntry_ = nullptr;
   boundLargeValue_ = false;
+  // A transaction this statement ended is told to its observers now.
+  if (connection_) connection_->deliverObservations();
 }
 
 std::string Statement::sql() const noexcept {
@@ -331,6 +335,7 @@ bool Statement::reset() noexcept {
   sqlite3_reset(stmt_);
   // A schema change can re-prepare the statement with other columns.
   if (state_ != nullptr) state_->columnNames.reset();
+  if (connection_) connection_->deliverObservations();
   return true;
 }
 

@@ -89,7 +89,11 @@ void StatementCache::setCapacity(std::size_t capacity) noexcept {
 void StatementCache::erase(std::list<Entry>::iterator entry) noexcept {
   const auto indexed = index_.find(entry->sql);
   if (indexed != index_.end() && indexed->second == entry) index_.erase(indexed);
-  sqlite3_finalize(entry->stmt);
+  if (finalizer_ != nullptr) {
+    finalizer_(finalizerContext_, entry->stmt);
+  } else {
+    sqlite3_finalize(entry->stmt);
+  }
   delete entry->state;
   entries_.erase(entry);
 }

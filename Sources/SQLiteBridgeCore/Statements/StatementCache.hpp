@@ -59,6 +59,14 @@ class StatementCache {
   std::size_t capacity() const noexcept { return capacity_; }
   /// Changes the capacity (0 turns caching off), evicting as needed.
   void setCapacity(std::size_t capacity) noexcept;
+  /// Finalizes evicted and cleared statements with `finalizer(context,
+  /// stmt)` instead of sqlite3_finalize (the connection forgets their
+  /// footprints there). Not used by the destructor.
+  using Finalizer = void (*)(void* context, sqlite3_stmt* stmt) noexcept;
+  void setFinalizer(Finalizer finalizer, void* context) noexcept {
+    finalizer_ = finalizer;
+    finalizerContext_ = context;
+  }
   /// Statements currently cached (idle or lent).
   std::size_t size() const noexcept { return entries_.size(); }
 
@@ -67,6 +75,8 @@ class StatementCache {
   void evictIdle() noexcept;
 
   std::size_t capacity_ = kDefaultCapacity;
+  Finalizer finalizer_ = nullptr;
+  void* finalizerContext_ = nullptr;
   std::list<Entry> entries_;  // most recently used first
   std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;
 };
