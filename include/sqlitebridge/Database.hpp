@@ -46,6 +46,7 @@ struct ConcurrencyAccess;
 struct InterruptHandle;
 struct FunctionAccess;
 struct RecordAccess;
+struct ObservationAccess;
 }  // namespace interop
 namespace detail {
 SQLITEBRIDGE_API Database unusableDatabase(const Error& reason) noexcept;
@@ -808,6 +809,7 @@ class SQLITEBRIDGE_API Database {
   friend struct interop::RecordAccess;
   friend class ConnectionObservation;
   friend struct ObservationAccess;
+  friend struct interop::ObservationAccess;
   friend Database detail::unusableDatabase(const Error& reason) noexcept;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
   // and the Swift facade's through interop): begin one of `kind`, or a

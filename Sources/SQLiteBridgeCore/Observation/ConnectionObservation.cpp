@@ -152,6 +152,26 @@ void ConnectionObservation::add(const std::shared_ptr<TransactionObserver>& obse
   observers_.push_back(std::move(entry));
 }
 
+void ConnectionObservation::addForeign(const std::shared_ptr<TransactionObserver>& observer, ObserverExtent extent,
+                                       const void* identity, bool (*alive)(void*), void* aliveContext) {
+  if (!observer) return;
+  Observer entry;
+  entry.identity = observer.get();
+  entry.foreignIdentity = identity;
+  entry.extent = extent;
+  entry.strong = observer;
+  entry.alive = alive;
+  entry.aliveContext = aliveContext;
+  observers_.push_back(std::move(entry));
+}
+
+void ConnectionObservation::removeForeign(const void* identity) noexcept {
+  observers_.erase(std::remove_if(observers_.begin(), observers_.end(),
+                                  [&](const Observer& entry) { return entry.foreignIdentity == identity; }),
+                   observers_.end());
+  interests_.clear();
+}
+
 void ConnectionObservation::remove(const TransactionObserver* observer) noexcept {
   observers_.erase(std::remove_if(observers_.begin(), observers_.end(),
                                   [&](const Observer& entry) { return entry.identity == observer; }),
@@ -160,9 +180,9 @@ void ConnectionObservation::remove(const TransactionObserver* observer) noexcept
 }
 
 void ConnectionObservation::pruneObservers() noexcept {
-  observers_.erase(std::remove_if(observers_.begin(), observers_.end(),
-                                  [](const Observer& entry) { return !entry.strong && entry.weak.expired(); }),
-                   observers_.end());
+  observers_.erase(
+      std::remove_if(observers_.begin(), observers_.end(), [](const Observer& entry) { return entry.gone(); }),
+      observers_.end());
 }
 
 bool ConnectionObservation::observes(TransactionObserver& observer, const ChangeKey& key) noexcept {

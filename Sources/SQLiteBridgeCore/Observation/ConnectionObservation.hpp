@@ -59,8 +59,14 @@ class ConnectionObservation {
 
   /// Adds `observer` for `extent` (a weak hold for ObserverLifetime).
   void add(const std::shared_ptr<TransactionObserver>& observer, ObserverExtent extent);
+  /// Adds an observer known by `identity` (a Swift object) that lives while
+  /// `alive(aliveContext)` says so, held strongly meanwhile.
+  void addForeign(const std::shared_ptr<TransactionObserver>& observer, ObserverExtent extent, const void* identity,
+                  bool (*alive)(void*), void* aliveContext);
   /// Forgets `observer` (every time it was added).
   void remove(const TransactionObserver* observer) noexcept;
+  /// Forgets the observers added with `identity`.
+  void removeForeign(const void* identity) noexcept;
   /// Whether observers are registered (SQLite's hooks are needed).
   bool hasObservers() const noexcept { return !observers_.empty(); }
   /// Whether SQLite should report each statement as it starts.
@@ -107,7 +113,14 @@ class ConnectionObservation {
     std::shared_ptr<TransactionObserver> strong;
     ObserverExtent extent = ObserverExtent::ObserverLifetime;
     TransactionObserver* identity = nullptr;
-    std::shared_ptr<TransactionObserver> lock() const { return strong ? strong : weak.lock(); }
+    const void* foreignIdentity = nullptr;
+    bool (*alive)(void*) = nullptr;
+    void* aliveContext = nullptr;
+    bool gone() const noexcept { return alive != nullptr ? !alive(aliveContext) : !strong && weak.expired(); }
+    std::shared_ptr<TransactionObserver> lock() const {
+      if (alive != nullptr && !alive(aliveContext)) return nullptr;
+      return strong ? strong : weak.lock();
+    }
   };
   struct BufferedEvent {
     DatabaseEvent event;

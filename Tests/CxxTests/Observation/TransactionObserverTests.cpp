@@ -55,8 +55,8 @@ class Recorder : public TransactionObserver {
   bool databaseWillCommit(Error* error) override {
     told.push_back("will commit");
     if (!vetoMessage.empty()) {
-      *error = Error{static_cast<int>(ResultCode::Constraint), static_cast<int>(ResultCode::Constraint),
-                     vetoMessage, ""};
+      *error =
+          Error{static_cast<int>(ResultCode::Constraint), static_cast<int>(ResultCode::Constraint), vetoMessage, ""};
       return false;
     }
     return true;
@@ -124,8 +124,8 @@ TEST_F(TransactionObservers, EachRowChangeThenTheCommitIsTold) {
     return db.execute("INSERT INTO notes(id, title) VALUES (1, 'a'), (2, 'b')") &&
            db.execute("UPDATE notes SET body = 'x' WHERE id = 2") && db.execute("DELETE FROM notes WHERE id = 1");
   })) << db_.error();
-  EXPECT_EQ(recorder->told, (Told{"insert notes 1", "insert notes 2", "update notes 2", "delete notes 1", "will commit",
-                                  "commit"}));
+  EXPECT_EQ(recorder->told,
+            (Told{"insert notes 1", "insert notes 2", "update notes 2", "delete notes 1", "will commit", "commit"}));
 }
 
 TEST_F(TransactionObservers, AWriteOutsideATransactionIsATransactionOfItsOwn) {
@@ -259,8 +259,8 @@ TEST_F(TransactionObservers, SchemaChangesCountAsChangesToTheirTables) {
   ASSERT_TRUE(db_.execute("ALTER TABLE fresh ADD COLUMN b")) << db_.error();
   ASSERT_TRUE(db_.execute("CREATE INDEX fresh_a ON fresh(a)")) << db_.error();
   ASSERT_TRUE(db_.execute("DROP TABLE fresh")) << db_.error();
-  EXPECT_EQ(recorder->told, (Told{"will commit", "commit", "will commit", "commit", "will commit", "commit",
-                                  "will commit", "commit"}));
+  EXPECT_EQ(recorder->told,
+            (Told{"will commit", "commit", "will commit", "commit", "will commit", "commit", "will commit", "commit"}));
 }
 
 TEST_F(TransactionObservers, UpdateTableCountsAsAChangeOfItsTable) {

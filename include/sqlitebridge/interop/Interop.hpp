@@ -510,4 +510,44 @@ struct StatementTextAccess {
   }
 };
 
+/// Transaction observers written in Swift: the core calls them through C
+/// functions with the context the facade gives (a retained box the core
+/// releases once it forgets the observer). Every rule (when each is called,
+/// savepoints, vetoes, extents) is the core's, as for a C++
+/// `TransactionObserver`.
+struct SQLITEBRIDGE_API ObservationAccess {
+  /// `observes(kind, table, updatedColumns)`; the columns are read with
+  /// `columnCount` and `column`. `kind` is a `ChangeKind`.
+  using Observes = bool (*)(void* context, int kind, const char* table, const void* columns);
+  using DidChange = void (*)(void* context, int kind, const char* table, std::int64_t rowID);
+  /// False vetoes the commit; call `setVeto(veto, …)` first to say why.
+  using WillCommit = bool (*)(void* context, void* veto);
+  /// The transaction ended (`committed`, or rolled back): `database` is read
+  /// with `share`, and only during the call.
+  using DidEnd = void (*)(void* context, const void* database, bool committed);
+  /// Whether the Swift observer still exists (held weakly); once false the
+  /// core forgets it.
+  using Alive = bool (*)(void* context);
+  using Release = void (*)(void* context);
+
+  /// Adds a Swift observer, known by `identity` (for `removeObserver`), for
+  /// `extent` (the core holds the box strongly; ObserverLifetime is told by
+  /// `alive`). On a closed database `release(context)` is called at once.
+  static void addObserver(Database& database, const void* identity, ObserverExtent extent, Observes observes,
+                          DidChange didChange, WillCommit willCommit, DidEnd didEnd, Alive alive, Release release,
+                          void* context) noexcept;
+  /// Forgets every observer added with `identity`.
+  static void removeObserver(Database& database, const void* identity) noexcept;
+  static int columnCount(const void* columns) noexcept;
+  /// Column `index` of `columns`; empty when out of range or out of memory.
+  static std::string column(const void* columns, int index) noexcept;
+  /// Says why a commit is vetoed (`code` 0: SQLITE_CONSTRAINT_COMMITHOOK).
+  static void setVeto(void* veto, int code, int extendedCode, const std::string& message) noexcept;
+  /// A `Database` sharing the connection of a `DidEnd` call's `database`
+  /// (the Swift `Database` the observer is given, closed after the call).
+  static Database share(const void* database) noexcept;
+  /// A region of `table`'s `columns` (Swift builds the list).
+  static DatabaseRegion columns(const std::string& table, const StringList& columns) noexcept;
+};
+
 }  // namespace sqlitebridge::interop
