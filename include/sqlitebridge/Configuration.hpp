@@ -31,6 +31,15 @@ struct Configuration {
   bool readOnly = false;
   /// How many reader connections a `DatabasePool` opens at most; at least 1.
   int maximumReaderCount = 5;
+  /// How often, in milliseconds, the observations of a `DatabaseQueue` or
+  /// `DatabasePool` (`observeValue`, `observeRegion`) look for commits made
+  /// by any other connection or process on the same file (`PRAGMA
+  /// data_version`, polled on the queue's connection or the pool's writer by
+  /// a thread of the queue's or pool's own, started with the first
+  /// observation): such a commit counts as a change of the whole database.
+  /// 0 or less (the default): only the queue's or pool's own commits are
+  /// seen. Plain `Database` connections ignore it.
+  int externalChangeCheckMilliseconds = 0;
 
   // Open options: applied by every open, after the busy timeout and before
   // the caller's first statement. A failed option fails the open.

@@ -92,6 +92,7 @@ class SQLITEBRIDGE_API DatabasePool {
 
  private:
   friend struct interop::ConcurrencyAccess;
+  friend struct ObservationAccess;
   std::unique_ptr<ConnectionPool> pool_;
 };
 

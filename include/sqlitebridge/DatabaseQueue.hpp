@@ -95,6 +95,7 @@ class SQLITEBRIDGE_API DatabaseQueue {
 
  private:
   friend struct interop::ConcurrencyAccess;
+  friend struct ObservationAccess;
   std::unique_ptr<ConnectionPool> pool_;
 };
 

@@ -15,6 +15,7 @@
 #include "Functions.hpp"
 #include "Location.hpp"
 #include "Migrator.hpp"
+#include "Observation.hpp"
 #include "ResultCode.hpp"
 #include "OpenMode.hpp"
 #include "OpenOptions.hpp"

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "Connection.hpp"
+#include "PoolObservation.hpp"
 
 namespace sqlitebridge {
 
@@ -50,11 +51,14 @@ Error ConnectionPool::openErrorOf(const ConnectionPool* pool, const char* what) 
 }
 
 ConnectionPool::ConnectionPool(Kind kind, Configuration configuration) noexcept
-    : kind_(kind), configuration_(configuration) {}
+    : kind_(kind),
+      configuration_(configuration),
+      externalCheckMilliseconds_(configuration.externalChangeCheckMilliseconds) {}
 
-std::unique_ptr<ConnectionPool> ConnectionPool::queue(Database writer) noexcept {
+std::unique_ptr<ConnectionPool> ConnectionPool::queue(Database writer, int externalCheckMilliseconds) noexcept {
   std::unique_ptr<ConnectionPool> pool(new (std::nothrow) ConnectionPool(Kind::Queue, Configuration()));
   if (!pool) return nullptr;
+  pool->externalCheckMilliseconds_ = externalCheckMilliseconds;
   if (!writer.isOpen()) pool->openError_ = writer.lastError();
   pool->writer_.emplace(std::move(writer));
   return pool;
@@ -69,6 +73,14 @@ std::unique_ptr<ConnectionPool> ConnectionPool::pool(const std::string& path,
 }
 
 ConnectionPool::~ConnectionPool() {
+  // Observations first: they stop scheduling fetches, and the broker's
+  // external-change thread ends.
+  std::shared_ptr<ObservationBroker> broker;
+  {
+    std::lock_guard<std::mutex> lock(brokerMutex_);
+    broker = broker_;
+  }
+  if (broker) broker->shutdown();
   {
     std::lock_guard<std::mutex> lock(jobsMutex_);
     stopping_ = true;
@@ -470,6 +482,45 @@ void ConnectionPool::wakeWaiters() noexcept {
     std::lock_guard<std::mutex> lock(readersMutex_);
   }
   readerFreed_.notify_all();
+}
+
+std::shared_ptr<ObservationBroker> ConnectionPool::observationBroker(Error& error) noexcept {
+  std::lock_guard<std::mutex> lock(brokerMutex_);
+  if (broker_) return broker_;
+  if (!isOpen()) {
+    error = openError_;
+    return nullptr;
+  }
+  std::shared_ptr<ObservationBroker> broker;
+  try {
+    broker = std::make_shared<ObservationBroker>(*this, externalCheckMilliseconds_);
+  } catch (...) {
+    error = poolError(SQLITE_NOMEM, "out of memory");
+    return nullptr;
+  }
+  if (writer_) {
+    // Registered on the writer while no write runs (waiting for one).
+    ConnectionLease lease;
+    if (!acquire(LeaseKind::WriteWithoutTransaction, lease)) {
+      error = lease.error;
+      return nullptr;
+    }
+    lease.database->add(broker, ObserverExtent::DatabaseLifetime);
+    const Error added = lease.database->lastError();
+    release(lease);
+    if (added.isError()) {
+      error = added;
+      return nullptr;
+    }
+  } else if (isHeldByThisThread()) {
+    error = misuse(
+        "reentrant access: an observation of a DatabasePool was started from inside one of its own blocks; start it "
+        "outside");
+    return nullptr;
+  }
+  broker->startExternalChecks();
+  broker_ = broker;
+  return broker_;
 }
 
 void ConnectionPool::injectTransientFailures(int count, int code) noexcept {

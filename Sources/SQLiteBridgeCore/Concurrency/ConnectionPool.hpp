@@ -21,6 +21,8 @@
 
 namespace sqlitebridge {
 
+class ObservationBroker;
+
 /// A block submitted to run on one of the pool's own threads (the Swift
 /// facade's async read and write). `run(context, lease)` is called once: with
 /// the acquired lease (its `database` null when acquiring failed, the reason
@@ -61,7 +63,7 @@ class ConnectionPool {
   static Error openErrorOf(const ConnectionPool* pool, const char* what) noexcept;
   /// A queue over one connection opened already (`writer` may have failed:
   /// the queue then reports its error).
-  static std::unique_ptr<ConnectionPool> queue(Database writer) noexcept;
+  static std::unique_ptr<ConnectionPool> queue(Database writer, int externalCheckMilliseconds = 0) noexcept;
   /// A pool over the file at `path`, switched to WAL (see `DatabasePool`).
   static std::unique_ptr<ConnectionPool> pool(const std::string& path, const Configuration& configuration) noexcept;
   ConnectionPool(const ConnectionPool&) = delete;
@@ -88,6 +90,13 @@ class ConnectionPool {
   /// writer's thread for writes (and every job of a queue), the readers'
   /// threads for a pool's reads. False when out of memory (`job` not run).
   bool submit(const std::shared_ptr<AsyncJob>& job) noexcept;
+
+  /// The broker of this queue's (pool's) observations, made on first use:
+  /// registered on the writer (waiting for a running write), its
+  /// external-change thread started. Null, with the reason in `error`, when
+  /// the queue did not open, out of memory, or called from inside one of
+  /// its blocks (SQLITE_MISUSE, reentrant access).
+  std::shared_ptr<ObservationBroker> observationBroker(Error& error) noexcept;
 
   /// For tests: the next `count` transaction begins answer `code` (as SQLite
   /// can under contention, without calling the busy handler) before trying.
@@ -149,6 +158,9 @@ class ConnectionPool {
   bool stopping_ = false;
   JobLine writeJobs_;
   JobLine readJobs_;
+  int externalCheckMilliseconds_ = 0;
+  std::mutex brokerMutex_;
+  std::shared_ptr<ObservationBroker> broker_;
 };
 
 }  // namespace sqlitebridge

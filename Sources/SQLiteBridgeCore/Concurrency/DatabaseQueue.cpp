@@ -5,11 +5,13 @@
 namespace sqlitebridge {
 
 DatabaseQueue::DatabaseQueue(const std::string& path, Configuration configuration) noexcept
-    : pool_(ConnectionPool::queue(Database::open(path, configuration))) {}
+    : pool_(ConnectionPool::queue(Database::open(path, configuration), configuration.externalChangeCheckMilliseconds)) {
+}
 
 DatabaseQueue::DatabaseQueue(const std::string& name, const std::string& createSQL, const Location& location,
                              Configuration configuration) noexcept
-    : pool_(ConnectionPool::queue(Database(name, createSQL, location, configuration))) {}
+    : pool_(ConnectionPool::queue(Database(name, createSQL, location, configuration),
+                                  configuration.externalChangeCheckMilliseconds)) {}
 
 DatabaseQueue::DatabaseQueue(DatabaseQueue&&) noexcept = default;
 DatabaseQueue& DatabaseQueue::operator=(DatabaseQueue&&) noexcept = default;

@@ -63,6 +63,20 @@ void installAuthorizer(Connection& connection) noexcept {
 
 ConnectionObservation::ConnectionObservation(Connection& connection) noexcept : connection_(connection) {}
 
+ConnectionObservation* ConnectionObservation::of(Database& database) noexcept {
+  if (!database.connection_ || database.connection_->db == nullptr) return nullptr;
+  return database.connection_->observe();
+}
+
+const DatabaseRegion* ConnectionObservation::committedRegionOf(Database& database) noexcept {
+  if (!database.connection_ || !database.connection_->observation) return nullptr;
+  return &database.connection_->observation->committedRegion_;
+}
+
+void ConnectionObservation::refreshHooks(Database& database) noexcept {
+  if (database.connection_) refreshSQLiteHooks(*database.connection_);
+}
+
 // MARK: Footprints
 
 void ConnectionObservation::willPrepare() noexcept {

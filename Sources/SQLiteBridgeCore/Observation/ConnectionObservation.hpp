@@ -21,6 +21,7 @@
 namespace sqlitebridge {
 
 class Connection;
+class Database;
 
 /// Gives the open `connection` the authorizer observation relies on (it
 /// does nothing while the connection is not observed).
@@ -37,6 +38,14 @@ struct ChangeKey {
 class ConnectionObservation {
  public:
   explicit ConnectionObservation(Connection& connection) noexcept;
+  /// The observation of `database`'s connection, made on first use; null
+  /// when closed or out of memory.
+  static ConnectionObservation* of(Database& database) noexcept;
+  /// While `database`'s observers are told of a commit: the region it
+  /// changed; null otherwise.
+  static const DatabaseRegion* committedRegionOf(Database& database) noexcept;
+  /// Tells SQLite which hooks `database`'s connection needs now.
+  static void refreshHooks(Database& database) noexcept;
   ConnectionObservation(const ConnectionObservation&) = delete;
   ConnectionObservation& operator=(const ConnectionObservation&) = delete;
 

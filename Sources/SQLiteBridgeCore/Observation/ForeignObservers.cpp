@@ -55,9 +55,9 @@ class ForeignTransactionObserver final : public TransactionObserver {
 
 namespace interop {
 
-void ObservationAccess::addObserver(Database& database, const void* identity, ObserverExtent extent,
-                                    Observes observes, DidChange didChange, WillCommit willCommit, DidEnd didEnd,
-                                    Alive alive, Release release, void* context) noexcept {
+void ObservationAccess::addObserver(Database& database, const void* identity, ObserverExtent extent, Observes observes,
+                                    DidChange didChange, WillCommit willCommit, DidEnd didEnd, Alive alive,
+                                    Release release, void* context) noexcept {
   std::shared_ptr<TransactionObserver> observer;
   try {
     observer = std::make_shared<ForeignTransactionObserver>(observes, didChange, willCommit, didEnd, release, context);
@@ -73,8 +73,7 @@ void ObservationAccess::addObserver(Database& database, const void* identity, Ob
     if (observation == nullptr) throw std::bad_alloc();
     // The core holds the box; a Swift observer held weakly tells whether
     // it still exists through `alive`.
-    const ObserverExtent held =
-        extent == ObserverExtent::ObserverLifetime ? ObserverExtent::DatabaseLifetime : extent;
+    const ObserverExtent held = extent == ObserverExtent::ObserverLifetime ? ObserverExtent::DatabaseLifetime : extent;
     observation->addForeign(observer, held, identity, extent == ObserverExtent::ObserverLifetime ? alive : nullptr,
                             context);
   } catch (...) {

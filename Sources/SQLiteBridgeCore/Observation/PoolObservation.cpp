@@ -1,0 +1,453 @@
+// Value and region observations of a DatabaseQueue or DatabasePool, their
+// handle, and the broker that tells them of commits.
+#include "PoolObservation.hpp"
+
+#include <chrono>
+
+#include "ConnectionObservation.hpp"
+#include "ConnectionPool.hpp"
+
+namespace sqlitebridge {
+
+namespace detail {
+
+Observation::Observation(ConnectionPool* pool, std::shared_ptr<ValueObserver> value,
+                         std::shared_ptr<RegionObserver> region, DatabaseRegion observed) noexcept
+    : pool_(pool), value_(std::move(value)), regionObserver_(std::move(region)), region_(std::move(observed)) {
+  regionKnown_ = regionObserver_ != nullptr;
+}
+
+bool Observation::onCallbackThread() const noexcept { return callbackThread_.load() == std::this_thread::get_id(); }
+
+bool Observation::isActive() const noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !cancelled_ && !ended_;
+}
+
+bool Observation::mayCare(const DatabaseRegion& region) const noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (cancelled_ || ended_) return false;
+  return fetching_ || !regionKnown_ || region_.intersects(region);
+}
+
+void Observation::start(const std::shared_ptr<ObservationBroker>& broker) noexcept {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    broker_ = broker;
+  }
+  try {
+    broker->add(shared_from_this());
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ended_ = true;
+    return;
+  }
+  if (!value_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  scheduleLocked();
+}
+
+void Observation::scheduleLocked() noexcept {
+  if (cancelled_ || ended_ || fetching_) return;
+  try {
+    auto job = std::make_shared<AsyncJob>();
+    job->kind = LeaseKind::Read;
+    job->run = &Observation::runFetch;
+    job->complete = &Observation::completeFetch;
+    job->context = this;
+    keepAlive_ = shared_from_this();
+    fetching_ = true;
+    job_ = job;
+    if (!pool_->submit(job)) throw std::bad_alloc();
+  } catch (...) {
+    // Out of memory, or the pool is closing: nothing more will run.
+    fetching_ = false;
+    ended_ = true;
+    job_.reset();
+    keepAlive_.reset();
+    idle_.notify_all();
+  }
+}
+
+void Observation::committed(const DatabaseRegion& changed, Database& db) noexcept {
+  if (regionObserver_) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (cancelled_ || ended_ || !region_.intersects(changed)) return;
+    }
+    std::lock_guard<std::mutex> callback(callbackMutex_);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (cancelled_ || ended_) return;
+    }
+    callbackThread_.store(std::this_thread::get_id());
+    try {
+      regionObserver_->changed(db);
+    } catch (...) {
+    }
+    callbackThread_.store(std::thread::id());
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (cancelled_ || ended_) return;
+  if (fetching_) {
+    // The fetch in flight may have read before this commit: whatever it
+    // turns out to have read is checked against it when it is done.
+    try {
+      changedDuringFetch_.formUnion(changed);
+    } catch (...) {
+      dirty_ = true;
+    }
+    if (!regionKnown_ || region_.intersects(changed)) dirty_ = true;
+    return;
+  }
+  if (!regionKnown_ || region_.intersects(changed)) scheduleLocked();
+}
+
+void Observation::runFetch(void* context, ConnectionLease* lease) noexcept {
+  auto& self = *static_cast<Observation*>(context);
+  Error error;
+  ValueObserver::Fetched fetched = ValueObserver::Fetched::Failed;
+  DatabaseRegion read = DatabaseRegion::fullDatabase();
+  bool skipped = lease == nullptr;  // cancelled before it started
+  if (!skipped && lease->database == nullptr) {
+    error = lease->error;
+  } else if (!skipped) {
+    Database& db = *lease->database;
+    ConnectionObservation* observation = ConnectionObservation::of(db);
+    if (observation != nullptr) {
+      observation->beginRecording();
+      ConnectionObservation::refreshHooks(db);
+    }
+    self.callbackThread_.store(std::this_thread::get_id());
+    try {
+      fetched = self.value_->fetch(db, error);
+    } catch (...) {
+      fetched = ValueObserver::Fetched::Failed;
+      error = Error{SQLITE_ERROR, SQLITE_ERROR, "the fetch threw", std::string()};
+    }
+    self.callbackThread_.store(std::thread::id());
+    if (observation != nullptr) {
+      read = observation->endRecording();
+      ConnectionObservation::refreshHooks(db);
+    }
+    // An interrupted fetch is no failure to report: cancelled, it ends;
+    // interrupted otherwise (`interrupt()` of the pool), it runs again.
+    if (fetched == ValueObserver::Fetched::Failed && (error.code & 0xff) == SQLITE_INTERRUPT) {
+      skipped = true;
+      std::lock_guard<std::mutex> lock(self.mutex_);
+      if (!self.cancelled_) self.dirty_ = true;
+    }
+  }
+  std::lock_guard<std::mutex> lock(self.mutex_);
+  if (skipped || self.cancelled_) {
+    self.fetched_ = ValueObserver::Fetched::Same;  // nothing to deliver
+    self.fetchedRegion_ = self.region_;
+    return;
+  }
+  self.fetched_ = fetched;
+  self.fetchError_ = error;
+  self.fetchedRegion_ = std::move(read);
+}
+
+void Observation::completeFetch(void* context) noexcept {
+  auto& self = *static_cast<Observation*>(context);
+  ValueObserver::Fetched fetched;
+  Error error;
+  {
+    std::lock_guard<std::mutex> lock(self.mutex_);
+    fetched = self.fetched_;
+    error = self.fetchError_;
+    // Commits from now on are matched against what this fetch read.
+    self.region_ = self.fetchedRegion_;
+    self.regionKnown_ = true;
+  }
+  if (fetched != ValueObserver::Fetched::Same) {
+    std::lock_guard<std::mutex> callback(self.callbackMutex_);
+    bool deliver = false;
+    {
+      std::lock_guard<std::mutex> lock(self.mutex_);
+      deliver = !self.cancelled_ && !self.ended_;
+      if (deliver && fetched == ValueObserver::Fetched::Failed) self.ended_ = true;  // an error ends it
+    }
+    if (deliver) {
+      self.callbackThread_.store(std::this_thread::get_id());
+      try {
+        if (fetched == ValueObserver::Fetched::Changed) {
+          self.value_->deliver();
+        } else {
+          self.value_->fail(error);
+        }
+      } catch (...) {
+      }
+      self.callbackThread_.store(std::thread::id());
+    }
+  }
+  std::shared_ptr<Observation> keepAlive;
+  std::shared_ptr<ObservationBroker> leaving;
+  {
+    std::lock_guard<std::mutex> lock(self.mutex_);
+    if (!self.dirty_ && self.changedDuringFetch_.intersects(self.region_)) self.dirty_ = true;
+    self.changedDuringFetch_ = DatabaseRegion();
+    self.fetching_ = false;
+    self.job_.reset();
+    keepAlive.swap(self.keepAlive_);  // released after the lock: it may be the last owner
+    if (self.dirty_ && !self.cancelled_ && !self.ended_) {
+      self.dirty_ = false;
+      self.scheduleLocked();
+    }
+    if (self.ended_ && !self.cancelled_) leaving = self.broker_.lock();
+    self.idle_.notify_all();
+  }
+  if (leaving) leaving->remove(&self);
+}
+
+void Observation::cancel() noexcept {
+  std::shared_ptr<AsyncJob> job;
+  std::shared_ptr<ObservationBroker> broker;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (cancelled_) return;
+    cancelled_ = true;
+    job = job_;
+    broker = broker_.lock();
+  }
+  if (broker) broker->remove(this);
+  if (job) job->cancel();
+  if (onCallbackThread()) return;  // inside our own callback: it is the last
+  // A callback running on another thread is waited for.
+  { std::lock_guard<std::mutex> callback(callbackMutex_); }
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [&] { return !fetching_; });
+}
+
+void Observation::detach() noexcept {
+  std::shared_ptr<AsyncJob> job;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ended_ = true;
+    job = job_;
+  }
+  if (job) job->cancel();
+}
+
+// MARK: Starting
+
+namespace {
+
+std::shared_ptr<ObservationBroker> brokerOf(ConnectionPool* pool, Error& error) noexcept {
+  if (pool == nullptr) {
+    error = Error{SQLITE_MISUSE, SQLITE_MISUSE, "the queue or pool was moved from", std::string()};
+    return nullptr;
+  }
+  return pool->observationBroker(error);
+}
+
+}  // namespace
+
+ObservationHandle startValueObservation(ConnectionPool* pool, std::shared_ptr<ValueObserver> observer) noexcept {
+  Error error;
+  std::shared_ptr<ObservationBroker> broker = brokerOf(pool, error);
+  std::shared_ptr<Observation> observation;
+  if (broker) {
+    try {
+      observation = std::make_shared<Observation>(pool, observer, nullptr, DatabaseRegion());
+    } catch (...) {
+      error = Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()};
+    }
+  }
+  if (!observation) {
+    try {
+      observer->fail(error);
+    } catch (...) {
+    }
+    return ObservationHandle();
+  }
+  observation->start(broker);
+  return ObservationHandle(std::move(observation));
+}
+
+ObservationHandle startRegionObservation(ConnectionPool* pool, DatabaseRegion region,
+                                         std::shared_ptr<RegionObserver> observer, Error* error) noexcept {
+  Error reason;
+  std::shared_ptr<ObservationBroker> broker = brokerOf(pool, reason);
+  std::shared_ptr<Observation> observation;
+  if (broker) {
+    try {
+      observation = std::make_shared<Observation>(pool, nullptr, observer, std::move(region));
+    } catch (...) {
+      reason = Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()};
+    }
+  }
+  if (!observation) {
+    if (error != nullptr) *error = reason;
+    return ObservationHandle();
+  }
+  observation->start(broker);
+  if (error != nullptr) *error = Error();
+  return ObservationHandle(std::move(observation));
+}
+
+}  // namespace detail
+
+// MARK: ObservationHandle
+
+ObservationHandle::ObservationHandle() noexcept = default;
+ObservationHandle::ObservationHandle(std::shared_ptr<detail::Observation> observation) noexcept
+    : observation_(std::move(observation)) {}
+ObservationHandle::ObservationHandle(ObservationHandle&& other) noexcept = default;
+ObservationHandle& ObservationHandle::operator=(ObservationHandle&& other) noexcept {
+  if (this != &other) {
+    cancel();
+    observation_ = std::move(other.observation_);
+  }
+  return *this;
+}
+ObservationHandle::~ObservationHandle() { cancel(); }
+
+void ObservationHandle::cancel() noexcept {
+  if (observation_) observation_->cancel();
+  observation_.reset();
+}
+
+bool ObservationHandle::isActive() const noexcept { return observation_ && observation_->isActive(); }
+
+namespace {
+
+ObservationHandle startRegion(ConnectionPool* pool, DatabaseRegion region, std::function<void(Database&)> onChange,
+                              std::function<void(const Error&)> onError) {
+  std::shared_ptr<detail::RegionObserver> observer;
+  try {
+    observer = std::make_shared<detail::FunctionRegionObserver>(std::move(onChange), onError);
+  } catch (...) {
+    if (onError) onError(Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()});
+    return ObservationHandle();
+  }
+  Error error;
+  ObservationHandle handle = detail::startRegionObservation(pool, std::move(region), observer, &error);
+  if (!handle.isActive() && onError) onError(error);
+  return handle;
+}
+
+}  // namespace
+
+ObservationHandle observeRegion(DatabasePool& pool, DatabaseRegion region, std::function<void(Database&)> onChange,
+                                std::function<void(const Error&)> onError) {
+  return startRegion(ObservationAccess::of(pool), std::move(region), std::move(onChange), std::move(onError));
+}
+
+ObservationHandle observeRegion(DatabaseQueue& queue, DatabaseRegion region, std::function<void(Database&)> onChange,
+                                std::function<void(const Error&)> onError) {
+  return startRegion(ObservationAccess::of(queue), std::move(region), std::move(onChange), std::move(onError));
+}
+
+// MARK: The broker
+
+ObservationBroker::ObservationBroker(ConnectionPool& pool, int externalCheckMilliseconds) noexcept
+    : pool_(pool), externalCheckMilliseconds_(externalCheckMilliseconds) {}
+
+ObservationBroker::~ObservationBroker() { shutdown(); }
+
+void ObservationBroker::add(const std::shared_ptr<detail::Observation>& observation) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  observations_.push_back(observation);
+}
+
+void ObservationBroker::remove(const detail::Observation* observation) noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = observations_.begin(); it != observations_.end(); ++it) {
+    if (it->get() == observation) {
+      observations_.erase(it);
+      return;
+    }
+  }
+}
+
+std::vector<std::shared_ptr<detail::Observation>> ObservationBroker::snapshot() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return observations_;
+}
+
+bool ObservationBroker::observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) {
+  const DatabaseRegion changed = kind == ChangeKind::Update && !columns.empty()
+                                     ? DatabaseRegion::columns(table, columns)
+                                     : DatabaseRegion::table(table);
+  for (const std::shared_ptr<detail::Observation>& observation : snapshot()) {
+    if (observation->mayCare(changed)) return true;
+  }
+  return false;
+}
+
+void ObservationBroker::databaseDidCommit(Database& db) {
+  const DatabaseRegion* changed = ConnectionObservation::committedRegionOf(db);
+  const DatabaseRegion region = changed != nullptr ? *changed : DatabaseRegion::fullDatabase();
+  if (region.isEmpty()) return;
+  for (const std::shared_ptr<detail::Observation>& observation : snapshot()) observation->committed(region, db);
+}
+
+std::int64_t ObservationBroker::readDataVersion(ConnectionLease& lease) noexcept {
+  // The writer, which never sees its own commits in data_version; a
+  // read-only pool has none, and every commit its readers see is another's.
+  if (!pool_.acquire(LeaseKind::WriteWithoutTransaction, lease) && !pool_.acquire(LeaseKind::Read, lease)) return -1;
+  Row row;
+  // PRAGMA data_version changes when another connection (of this process
+  // or another) committed; never for this connection's own commits.
+  if (!lease.database->execute("PRAGMA data_version", row) || row.empty()) return -1;
+  return row.value(0).asInteger();
+}
+
+void ObservationBroker::startExternalChecks() noexcept {
+  if (externalCheckMilliseconds_ <= 0) return;
+  // The version to compare with is read now, before the first fetch, so
+  // that a commit right after it is not taken for the starting point.
+  ConnectionLease lease;
+  const std::int64_t known = readDataVersion(lease);
+  pool_.release(lease);
+  try {
+    poller_ = std::thread([this, known] { checkExternalChanges(known); });
+  } catch (...) {
+  }
+}
+
+void ObservationBroker::checkExternalChanges(std::int64_t known) noexcept {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (stopped_.wait_for(lock, std::chrono::milliseconds(externalCheckMilliseconds_), [&] { return stopping_; }))
+        return;
+    }
+    ConnectionLease lease;
+    const std::int64_t version = readDataVersion(lease);
+    if (version >= 0 && known >= 0 && version != known) {
+      const DatabaseRegion everything = DatabaseRegion::fullDatabase();
+      for (const std::shared_ptr<detail::Observation>& observation : snapshot()) {
+        observation->committed(everything, *lease.database);
+      }
+    }
+    if (version >= 0) known = version;
+    pool_.release(lease);
+  }
+}
+
+void ObservationBroker::shutdown() noexcept {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  stopped_.notify_all();
+  if (poller_.joinable()) {
+    if (poller_.get_id() == std::this_thread::get_id()) {
+      poller_.detach();
+    } else {
+      poller_.join();
+    }
+  }
+  std::vector<std::shared_ptr<detail::Observation>> observations;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    observations.swap(observations_);
+  }
+  for (const std::shared_ptr<detail::Observation>& observation : observations) observation->detach();
+}
+
+}  // namespace sqlitebridge

@@ -1,0 +1,115 @@
+// The observations of one DatabaseQueue or DatabasePool: each value or
+// region observation (detail::Observation), and the broker, the one
+// transaction observer on the writer that tells them of commits (and, with
+// an external-change interval, of other processes' commits). Internal.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "sqlitebridge/Observation.hpp"
+#include "sqlitebridge/TransactionObserver.hpp"
+
+namespace sqlitebridge {
+
+class ConnectionPool;
+struct AsyncJob;
+class ObservationBroker;
+
+namespace detail {
+
+/// One observation. Its state is under `mutex_`; its callbacks run one at a
+/// time under `callbackMutex_`, so that `cancel` can wait for a running one.
+class Observation : public std::enable_shared_from_this<Observation> {
+ public:
+  Observation(ConnectionPool* pool, std::shared_ptr<ValueObserver> value, std::shared_ptr<RegionObserver> region,
+              DatabaseRegion observed) noexcept;
+  Observation(const Observation&) = delete;
+  Observation& operator=(const Observation&) = delete;
+
+  /// Joins `broker` and, for a value, runs the first fetch.
+  void start(const std::shared_ptr<ObservationBroker>& broker) noexcept;
+  /// A commit (on the writer, `db`) changed `changed`.
+  void committed(const DatabaseRegion& changed, Database& db) noexcept;
+  /// See `ObservationHandle::cancel`.
+  void cancel() noexcept;
+  /// The pool is going away: nothing runs any more (no wait).
+  void detach() noexcept;
+  bool isActive() const noexcept;
+
+  /// For the broker: whether commits may concern this observation (a fetch
+  /// in flight, a region not known yet, or one that intersects `region`).
+  bool mayCare(const DatabaseRegion& region) const noexcept;
+
+ private:
+  static void runFetch(void* context, ConnectionLease* lease) noexcept;
+  static void completeFetch(void* context) noexcept;
+  /// Queues a fetch; under `mutex_`.
+  void scheduleLocked() noexcept;
+  bool onCallbackThread() const noexcept;
+
+  ConnectionPool* const pool_;
+  const std::shared_ptr<ValueObserver> value_;
+  const std::shared_ptr<RegionObserver> regionObserver_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable idle_;
+  bool cancelled_ = false;
+  bool ended_ = false;
+  bool fetching_ = false;
+  bool dirty_ = false;
+  bool regionKnown_ = false;
+  DatabaseRegion region_;
+  DatabaseRegion changedDuringFetch_;
+  std::shared_ptr<AsyncJob> job_;
+  std::shared_ptr<Observation> keepAlive_;  // while a fetch is queued or runs
+  std::weak_ptr<ObservationBroker> broker_;
+  // What the last fetch gave, from runFetch to completeFetch.
+  ValueObserver::Fetched fetched_ = ValueObserver::Fetched::Failed;
+  Error fetchError_;
+  DatabaseRegion fetchedRegion_;
+
+  std::mutex callbackMutex_;
+  std::atomic<std::thread::id> callbackThread_{};
+};
+
+}  // namespace detail
+
+/// The writer's transaction observer for every observation of a pool.
+class ObservationBroker final : public TransactionObserver {
+ public:
+  ObservationBroker(ConnectionPool& pool, int externalCheckMilliseconds) noexcept;
+  ~ObservationBroker() override;
+
+  void add(const std::shared_ptr<detail::Observation>& observation);
+  void remove(const detail::Observation* observation) noexcept;
+  /// Starts the external-change thread when an interval was given.
+  void startExternalChecks() noexcept;
+  /// Stops the external-change thread and detaches every observation.
+  void shutdown() noexcept;
+
+  bool observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) override;
+  void databaseDidCommit(Database& db) override;
+
+ private:
+  void checkExternalChanges(std::int64_t known) noexcept;
+  /// PRAGMA data_version on a connection `lease` gets (release it after);
+  /// -1 when it could not be read.
+  std::int64_t readDataVersion(ConnectionLease& lease) noexcept;
+  std::vector<std::shared_ptr<detail::Observation>> snapshot();
+
+  ConnectionPool& pool_;
+  const int externalCheckMilliseconds_;
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<detail::Observation>> observations_;
+  std::condition_variable stopped_;
+  bool stopping_ = false;
+  std::thread poller_;
+};
+
+}  // namespace sqlitebridge
