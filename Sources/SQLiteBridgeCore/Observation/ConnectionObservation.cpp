@@ -216,11 +216,14 @@ std::vector<std::shared_ptr<TransactionObserver>> ConnectionObservation::interes
   try {
     pruneObservers();
     bool everything = false;
-    std::vector<ChangeKey> keys;
+    std::vector<ChangeKey> merged;
     for (const Level& level : levels_) {
       everything = everything || level.everything;
-      for (const ChangeKey& key : level.keys) addKeyTo(keys, key.kind, key.table, key.columns);
+      if (levels_.size() > 1) {
+        for (const ChangeKey& key : level.keys) addKeyTo(merged, key.kind, key.table, key.columns);
+      }
     }
+    const std::vector<ChangeKey>& keys = levels_.size() == 1 ? levels_[0].keys : merged;
     if (!everything && keys.empty()) return interested;
     for (const Observer& entry : observers_) {
       std::shared_ptr<TransactionObserver> observer = entry.lock();
@@ -465,7 +468,15 @@ DatabaseRegion ConnectionObservation::changedRegion() const {
 
 void ConnectionObservation::resetTransaction() noexcept {
   notified_ = false;
-  levels_.clear();
+  // Level 0 is kept, emptied, so that the next transaction reuses its
+  // storage.
+  if (levels_.size() > 1) levels_.resize(1);
+  if (!levels_.empty()) {
+    Level& level = levels_[0];
+    level.keys.clear();
+    level.everything = false;
+    level.events.clear();
+  }
   interests_.clear();
 }
 
@@ -494,9 +505,10 @@ int ConnectionObservation::willCommit() noexcept {
     }
   }
   try {
-    pendingRegion_ = changedRegion();
+    // Only the observers told of the commit read the region.
+    pendingRegion_ = interested.empty() ? DatabaseRegion() : changedRegion();
   } catch (...) {
-    pendingRegion_ = DatabaseRegion();
+    pendingRegion_ = DatabaseRegion::fullDatabase();
   }
   pendingObservers_ = std::move(interested);
   pending_ = End::Commit;
@@ -582,12 +594,14 @@ void ConnectionObservation::deliverPendingEnd() noexcept {
   // transaction open: nothing ended.
   if (end == End::Commit && sqlite3_get_autocommit(connection_.db) == 0) return;
   if (end == End::Commit) resetTransaction();
+  const std::size_t before = observers_.size();
   observers_.erase(
       std::remove_if(observers_.begin(), observers_.end(),
                      [](const Observer& entry) { return entry.extent == ObserverExtent::NextTransaction; }),
       observers_.end());
+  const bool removed = observers_.size() != before;
   if (observers.empty()) {
-    refreshSQLiteHooks(connection_);
+    if (removed) refreshSQLiteHooks(connection_);
     return;
   }
   std::shared_ptr<Connection> self;
@@ -622,7 +636,7 @@ void ConnectionObservation::deliverPendingEnd() noexcept {
   connection_.failureCount = savedCount;
   connection_.failureMark = savedMark;
   connection_.firstFailureSinceMark = std::move(savedFirst);
-  refreshSQLiteHooks(connection_);
+  if (removed) refreshSQLiteHooks(connection_);
 }
 
 }  // namespace sqlitebridge

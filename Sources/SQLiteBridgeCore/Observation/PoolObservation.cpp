@@ -24,12 +24,6 @@ bool Observation::isActive() const noexcept {
   return !cancelled_ && !ended_;
 }
 
-bool Observation::mayCare(const DatabaseRegion& region) const noexcept {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (cancelled_ || ended_) return false;
-  return fetching_ || !regionKnown_ || region_.intersects(region);
-}
-
 void Observation::start(const std::shared_ptr<ObservationBroker>& broker) noexcept {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -42,9 +36,15 @@ void Observation::start(const std::shared_ptr<ObservationBroker>& broker) noexce
     ended_ = true;
     return;
   }
-  if (!value_) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  scheduleLocked();
+  publishLocked();
+  if (value_) scheduleLocked();
+}
+
+void Observation::publishLocked() noexcept {
+  if (std::shared_ptr<ObservationBroker> broker = broker_.lock()) {
+    broker->setInterest(this, region_, fetching_ || !regionKnown_);
+  }
 }
 
 void Observation::scheduleLocked() noexcept {
@@ -58,6 +58,7 @@ void Observation::scheduleLocked() noexcept {
     keepAlive_ = shared_from_this();
     fetching_ = true;
     job_ = job;
+    publishLocked();
     if (!pool_->submit(job)) throw std::bad_alloc();
   } catch (...) {
     // Out of memory, or the pool is closing: nothing more will run.
@@ -192,6 +193,7 @@ void Observation::completeFetch(void* context) noexcept {
     self.fetching_ = false;
     self.job_.reset();
     keepAlive.swap(self.keepAlive_);  // released after the lock: it may be the last owner
+    self.publishLocked();
     if (self.dirty_ && !self.cancelled_ && !self.ended_) {
       self.dirty_ = false;
       self.scheduleLocked();
@@ -216,7 +218,9 @@ void Observation::cancel() noexcept {
   if (job) job->cancel();
   if (onCallbackThread()) return;  // inside our own callback: it is the last
   // A callback running on another thread is waited for.
-  { std::lock_guard<std::mutex> callback(callbackMutex_); }
+  {
+    std::lock_guard<std::mutex> callback(callbackMutex_);
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [&] { return !fetching_; });
 }
@@ -353,8 +357,36 @@ void ObservationBroker::add(const std::shared_ptr<detail::Observation>& observat
   observations_.push_back(observation);
 }
 
+void ObservationBroker::setInterest(const detail::Observation* observation, const DatabaseRegion& region,
+                                    bool uncertain) noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    for (Interest& interest : interests_) {
+      if (interest.observation == observation) {
+        if (interest.uncertain != uncertain || interest.region != region) {
+          interest.region = region;
+          interest.uncertain = uncertain;
+          unionStale_ = true;
+        }
+        return;
+      }
+    }
+    interests_.push_back(Interest{observation, region, uncertain});
+    unionStale_ = true;
+  } catch (...) {
+    anyUncertain_ = true;  // out of memory: care about everything
+  }
+}
+
 void ObservationBroker::remove(const detail::Observation* observation) noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = interests_.begin(); it != interests_.end(); ++it) {
+    if (it->observation == observation) {
+      interests_.erase(it);
+      unionStale_ = true;
+      break;
+    }
+  }
   for (auto it = observations_.begin(); it != observations_.end(); ++it) {
     if (it->get() == observation) {
       observations_.erase(it);
@@ -372,10 +404,19 @@ bool ObservationBroker::observes(ChangeKind kind, const std::string& table, cons
   const DatabaseRegion changed = kind == ChangeKind::Update && !columns.empty()
                                      ? DatabaseRegion::columns(table, columns)
                                      : DatabaseRegion::table(table);
-  for (const std::shared_ptr<detail::Observation>& observation : snapshot()) {
-    if (observation->mayCare(changed)) return true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (unionStale_) {
+    DatabaseRegion remade;
+    bool uncertain = false;
+    for (const Interest& interest : interests_) {
+      uncertain = uncertain || interest.uncertain;
+      remade.formUnion(interest.region);
+    }
+    interestUnion_ = std::move(remade);
+    anyUncertain_ = uncertain;
+    unionStale_ = false;
   }
-  return false;
+  return anyUncertain_ || interestUnion_.intersects(changed);
 }
 
 void ObservationBroker::databaseDidCommit(Database& db) {

@@ -42,15 +42,14 @@ class Observation : public std::enable_shared_from_this<Observation> {
   void detach() noexcept;
   bool isActive() const noexcept;
 
-  /// For the broker: whether commits may concern this observation (a fetch
-  /// in flight, a region not known yet, or one that intersects `region`).
-  bool mayCare(const DatabaseRegion& region) const noexcept;
-
  private:
   static void runFetch(void* context, ConnectionLease* lease) noexcept;
   static void completeFetch(void* context) noexcept;
   /// Queues a fetch; under `mutex_`.
   void scheduleLocked() noexcept;
+  /// Tells the broker what this observation cares about now; under `mutex_`
+  /// (the broker never calls an observation while holding its own lock).
+  void publishLocked() noexcept;
   bool onCallbackThread() const noexcept;
 
   ConnectionPool* const pool_;
@@ -87,6 +86,10 @@ class ObservationBroker final : public TransactionObserver {
   ~ObservationBroker() override;
 
   void add(const std::shared_ptr<detail::Observation>& observation);
+  /// What commits `observation` cares about now: `region`, or everything
+  /// while `uncertain` (a fetch in flight, or none done yet). The broker
+  /// answers `observes` from these alone, without asking the observations.
+  void setInterest(const detail::Observation* observation, const DatabaseRegion& region, bool uncertain) noexcept;
   void remove(const detail::Observation* observation) noexcept;
   /// Starts the external-change thread when an interval was given.
   void startExternalChecks() noexcept;
@@ -107,6 +110,16 @@ class ObservationBroker final : public TransactionObserver {
   const int externalCheckMilliseconds_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<detail::Observation>> observations_;
+  struct Interest {
+    const detail::Observation* observation;
+    DatabaseRegion region;
+    bool uncertain;
+  };
+  std::vector<Interest> interests_;
+  /// The union of the interests, remade when one changed.
+  DatabaseRegion interestUnion_;
+  bool anyUncertain_ = false;
+  bool unionStale_ = false;
   std::condition_variable stopped_;
   bool stopping_ = false;
   std::thread poller_;
