@@ -87,12 +87,12 @@ class RegionObserver {
 /// Starts a value observation on the queue's or pool's `pool`; an inactive
 /// handle (with `observer->fail` called at once) when it cannot start.
 SQLITEBRIDGE_API ObservationHandle startValueObservation(ConnectionPool* pool,
-                                                          std::shared_ptr<ValueObserver> observer) noexcept;
+                                                         std::shared_ptr<ValueObserver> observer) noexcept;
 /// Starts a region observation; an inactive handle, with the reason in
 /// `*error` (when not null), when it cannot start.
 SQLITEBRIDGE_API ObservationHandle startRegionObservation(ConnectionPool* pool, DatabaseRegion region,
-                                                           std::shared_ptr<RegionObserver> observer,
-                                                           Error* error) noexcept;
+                                                          std::shared_ptr<RegionObserver> observer,
+                                                          Error* error) noexcept;
 
 template <typename T>
 class TypedValueObserver final : public ValueObserver {
@@ -211,10 +211,9 @@ template <typename T>
 ObservationHandle observeValue(DatabasePool& pool, std::function<bool(Database&, T&, Error*)> fetch,
                                std::function<void(const T&)> onChange, std::function<void(const Error&)> onError,
                                ObservationOptions options = {}) {
-  return detail::startValueObservation(
-      ObservationAccess::of(pool), std::make_shared<detail::TypedValueObserver<T>>(
-                                       std::move(fetch), std::move(onChange), std::move(onError),
-                                       options.removeDuplicates));
+  return detail::startValueObservation(ObservationAccess::of(pool), std::make_shared<detail::TypedValueObserver<T>>(
+                                                                        std::move(fetch), std::move(onChange),
+                                                                        std::move(onError), options.removeDuplicates));
 }
 /// `observeValue` on a queue: fetches run on the queue's connection, one at
 /// a time with its other blocks, on the queue's own thread.
@@ -222,10 +221,9 @@ template <typename T>
 ObservationHandle observeValue(DatabaseQueue& queue, std::function<bool(Database&, T&, Error*)> fetch,
                                std::function<void(const T&)> onChange, std::function<void(const Error&)> onError,
                                ObservationOptions options = {}) {
-  return detail::startValueObservation(
-      ObservationAccess::of(queue), std::make_shared<detail::TypedValueObserver<T>>(
-                                        std::move(fetch), std::move(onChange), std::move(onError),
-                                        options.removeDuplicates));
+  return detail::startValueObservation(ObservationAccess::of(queue), std::make_shared<detail::TypedValueObserver<T>>(
+                                                                         std::move(fetch), std::move(onChange),
+                                                                         std::move(onError), options.removeDuplicates));
 }
 
 /// Calls `onChange(db)` on the pool's writer after each commit that changes

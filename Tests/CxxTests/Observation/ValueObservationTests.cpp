@@ -353,9 +353,10 @@ TYPED_TEST(Observations, CommitsOfAnotherProcessAreSeenWithTheExternalInterval) 
   ASSERT_TRUE(seen.waitForLast(0));
   ASSERT_TRUE(unseen.waitForLast(0));
   // Another process: Python's sqlite3 module, a SQLite of its own.
-  const std::string command = "python3 -c \"import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=5); "
-                              "c.execute('INSERT INTO items(name) VALUES (1)'); c.commit()\" '" +
-                              this->path_ + "'";
+  const std::string command =
+      "python3 -c \"import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=5); "
+      "c.execute('INSERT INTO items(name) VALUES (1)'); c.commit()\" '" +
+      this->path_ + "'";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   ASSERT_TRUE(seen.waitForLast(1)) << "the external commit was seen";
   EXPECT_EQ(unseenFetches.load(), 1) << "without the interval, nothing was fetched again";
@@ -403,9 +404,10 @@ TEST(PoolObservation, EightWritersAgainstTwentyObservationsEndWithFreshValues) {
   DatabasePool pool(dir / "stress.db", configuration);
   ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
   ASSERT_TRUE(pool.write([](Database& db) {
-    return db.executeScript("CREATE TABLE counters(writer INTEGER PRIMARY KEY, n INTEGER);"
-                            "WITH RECURSIVE w(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM w WHERE i < 7) "
-                            "INSERT INTO counters SELECT i, 0 FROM w;");
+    return db.executeScript(
+        "CREATE TABLE counters(writer INTEGER PRIMARY KEY, n INTEGER);"
+        "WITH RECURSIVE w(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM w WHERE i < 7) "
+        "INSERT INTO counters SELECT i, 0 FROM w;");
   }));
   constexpr int kWriters = 8;
   constexpr int kCommits = 1000;
