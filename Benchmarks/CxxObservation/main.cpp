@@ -155,7 +155,7 @@ int run(const Options& options) {
             *pool, countOf("SELECT count(*) FROM cold WHERE x = " + std::to_string(i), nullptr),
             [target](const std::int64_t& value) { target->set(value); }, [](const Error&) {}));
       }
-      for (auto& each : latest) each->waitFor(0);  // the initial values: nothing in flight
+      for (auto& each : latest) each->waitFor(0);     // the initial values: nothing in flight
       secondsPerCommit(*pool, options.commits / 10);  // warm-up
       samples[count].push_back(secondsPerCommit(*pool, options.commits));
       handles.clear();
