@@ -53,7 +53,10 @@ class SQLITEBRIDGE_API DatabaseRegion {
   std::vector<std::string> tableNames() const;
   /// A hash that equal regions share (names case-folded).
   std::size_t hashValue() const noexcept;
+  /// Whether both hold the same tables and columns (names compared as
+  /// SQLite compares identifiers), or are both the full database.
   bool operator==(const DatabaseRegion& other) const noexcept;
+  /// The opposite of `==`.
   bool operator!=(const DatabaseRegion& other) const noexcept { return !(*this == other); }
 
  private:

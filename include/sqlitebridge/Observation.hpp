@@ -28,7 +28,10 @@ class SQLITEBRIDGE_API ObservationHandle {
  public:
   /// A handle that observes nothing (`isActive()` false).
   ObservationHandle() noexcept;
+  /// The handle of a running observation (made by `observeValue` and
+  /// `observeRegion`).
   explicit ObservationHandle(std::shared_ptr<detail::Observation> observation) noexcept;
+  /// Takes over `other`'s observation; `other` observes nothing after.
   ObservationHandle(ObservationHandle&& other) noexcept;
   /// Cancels the observation this handle held, then takes over `other`'s.
   ObservationHandle& operator=(ObservationHandle&& other) noexcept;
@@ -173,7 +176,9 @@ class FunctionRegionObserver final : public RegionObserver {
 
 /// The queue's or pool's core, for the observation functions (internal).
 struct ObservationAccess {
+  /// The pool's core (null when moved from).
   static ConnectionPool* of(DatabasePool& pool) noexcept { return pool.pool_.get(); }
+  /// The queue's core (null when moved from).
   static ConnectionPool* of(DatabaseQueue& queue) noexcept { return queue.pool_.get(); }
 };
 
