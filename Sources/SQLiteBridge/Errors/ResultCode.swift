@@ -109,6 +109,10 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let constraintNotNull = ResultCode(rawValue: 1299)
   /// A CHECK constraint failed (275).
   public static let constraintCheck = ResultCode(rawValue: 275)
+  /// A commit was vetoed (531): SQLite's commit hook asked for a rollback,
+  /// as a `TransactionObserver` does when `databaseWillCommit()` throws
+  /// anything but a `DatabaseError`.
+  public static let constraintCommitHook = ResultCode(rawValue: 531)
   /// A WAL read transaction cannot be upgraded to a write: its snapshot is
   /// stale (517).
   public static let busySnapshot = ResultCode(rawValue: 517)

@@ -46,6 +46,7 @@ struct ResultCodeTests {
       (.constraintForeignKey, .constraint, "SQLITE_CONSTRAINT_FOREIGNKEY (787)"),
       (.constraintNotNull, .constraint, "SQLITE_CONSTRAINT_NOTNULL (1299)"),
       (.constraintCheck, .constraint, "SQLITE_CONSTRAINT_CHECK (275)"),
+      (.constraintCommitHook, .constraint, "SQLITE_CONSTRAINT_COMMITHOOK (531)"),
       (.busySnapshot, .busy, "SQLITE_BUSY_SNAPSHOT (517)"),
       (.readOnlyDatabaseMoved, .readOnly, "SQLITE_READONLY_DBMOVED (1032)"),
     ]
