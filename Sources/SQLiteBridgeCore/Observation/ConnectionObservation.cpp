@@ -28,8 +28,10 @@ constexpr std::size_t kUnclaimedLimit = 4096;
 
 Error vetoError(const Error& given) {
   if (given.code != 0) return given;
-  return Error{SQLITE_CONSTRAINT, SQLITE_CONSTRAINT_COMMITHOOK, "a transaction observer vetoed the commit",
-               std::string()};
+  // No code given: SQLite's own for a vetoed commit, with the observer's
+  // message when it gave one.
+  return Error{SQLITE_CONSTRAINT, SQLITE_CONSTRAINT_COMMITHOOK,
+               given.message.empty() ? "a transaction observer vetoed the commit" : given.message, std::string()};
 }
 
 void mergeColumns(std::vector<std::string>& into, const std::vector<std::string>& columns) {

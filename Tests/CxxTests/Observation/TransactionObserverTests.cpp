@@ -295,6 +295,22 @@ TEST_F(TransactionObservers, AVetoRollsBackAndTheCommitFailsWithTheObserversErro
   EXPECT_EQ(recorder->told, (Told{"insert notes 1", "will commit", "rollback"}));
 }
 
+TEST_F(TransactionObservers, AVetoWithoutACodeFailsWithCommitHookAndKeepsItsMessage) {
+  class Vetoing : public Recorder {
+   public:
+    bool databaseWillCommit(Error* error) override {
+      error->message = "said no";
+      return false;
+    }
+  };
+  auto vetoing = std::make_shared<Vetoing>();
+  db_.add(vetoing, ObserverExtent::DatabaseLifetime);
+  EXPECT_FALSE(db_.execute("INSERT INTO other VALUES (1)"));
+  EXPECT_EQ(db_.lastError().extendedCode, SQLITE_CONSTRAINT_COMMITHOOK);
+  EXPECT_EQ(db_.lastError().message, "said no");
+  EXPECT_EQ(count("other"), 0);
+}
+
 TEST_F(TransactionObservers, AVetoOfAWriteOutsideATransactionFailsTheWrite) {
   auto recorder = observe({"notes"});
   recorder->vetoMessage = "no";
