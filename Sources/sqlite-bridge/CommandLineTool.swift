@@ -21,6 +21,15 @@ enum CommandLineTool {
           CSV is RFC 4180: a header row, CRLF line ends, fields holding , " CR
           or LF quoted with " doubled, NULL an empty field, empty text "",
           blobs as uppercase hex.
+      watch DB SQL [ARG...] [--format json|table|csv] [--external-interval MS] [--count N]
+          Print the rows of SQL on the existing file DB, then print them again
+          each time they change, until interrupted (Ctrl-C: exit 0) or after N
+          prints. Commits of other processes are looked for every MS
+          milliseconds (100 by default); rows equal to the last ones printed
+          are not printed again. JSON prints one array per line; a table is
+          followed by an empty line; CSV prints its header each time. ARGs bind
+          as for query. A statement that fails to prepare fails at once; one
+          that fails later ends the watch with its error (exit 1).
       shell DB [--mode json|table|csv]
           An interactive prompt on DB (created if missing): SQL statements
           ending with ';' (one may span lines), and the dot commands .tables,
@@ -77,6 +86,7 @@ enum CommandLineTool {
       switch command {
       case "demo": try DemoCommand.run(&options, opener)
       case "query": try QueryCommand.run(&options, opener)
+      case "watch": try WatchCommand.run(&options, opener)
       case "columns": try ColumnsCommand.run(&options, opener)
       case "tables": try TablesCommand.run(&options, opener)
       case "schema": try SchemaCommand.run(&options, opener)

@@ -60,6 +60,17 @@ struct DatabaseOpener {
     }
   }
 
+  /// Opens a `DatabaseQueue` on the file at `path`, which must exist (it is
+  /// opened as a `file:` URI with `mode=rw`; a `file:` URI path as it is),
+  /// set up by `configuration`, with the key if there is one.
+  func openQueue(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
+    var configuration = configuration
+    configuration.key = key
+    let target =
+      path.hasPrefix("file:") ? path : URL(fileURLWithPath: path, isDirectory: false).absoluteString + "?mode=rw"
+    return try DatabaseQueue(path: target, configuration: configuration)
+  }
+
   /// Opens the database called `name` as `Database(name:createSQL:location:)`,
   /// with the key if there is one.
   func open(name: String, createSQL: String, location: DatabaseLocation) throws -> Database {

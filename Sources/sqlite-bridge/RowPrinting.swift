@@ -7,11 +7,18 @@ enum RowPrinting {
   /// `{"blob": "<base64>"}`; infinite reals are `1e999` / `-1e999`.
   static func json(_ rows: [Row]) -> String {
     if rows.isEmpty { return "[]" }
-    let objects = rows.map { row in
-      let members = zip(row.columnNames, row.values).map { "\(jsonString($0)): \(jsonValue($1))" }
-      return "  {" + members.joined(separator: ", ") + "}"
-    }
+    let objects = rows.map { "  " + jsonObject($0) }
     return "[\n" + objects.joined(separator: ",\n") + "\n]"
+  }
+
+  /// `json(rows)` on one line: `[{...}, {...}]`.
+  static func jsonLine(_ rows: [Row]) -> String {
+    "[" + rows.map(jsonObject).joined(separator: ", ") + "]"
+  }
+
+  /// One row as a JSON object, keys in column order.
+  static func jsonObject(_ row: Row) -> String {
+    "{" + zip(row.columnNames, row.values).map { "\(jsonString($0)): \(jsonValue($1))" }.joined(separator: ", ") + "}"
   }
 
   /// An aligned text table with a header line.

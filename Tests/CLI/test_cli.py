@@ -9,6 +9,7 @@ import json
 import os
 import re
 import select
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -518,6 +519,108 @@ class ShellTests(unittest.TestCase):
         missing_directory = run("shell", absent, input="SELECT 1;\n")
         self.assertEqual(missing_directory.returncode, 1)
         self.assertIn("SQLite error 14", missing_directory.stderr)
+
+
+class Watcher:
+    """`sqlite-bridge watch …` running, its stdout read line by line with a
+    bound (a hung CLI fails the test, never hangs it)."""
+
+    TIMEOUT = 30
+
+    def __init__(self, test, *args):
+        self.process = subprocess.Popen([CLI, "watch", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.buffer = b""
+        test.addCleanup(self.close)
+
+    def line(self):
+        deadline = time.monotonic() + self.TIMEOUT
+        while b"\n" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"no line within {self.TIMEOUT} s; got {self.buffer!r}")
+            ready, _, _ = select.select([self.process.stdout], [], [], remaining)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 65536)
+                if not chunk:
+                    raise AssertionError(f"watch ended; stderr: {self.process.stderr.read()!r}")
+                self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode()
+
+    def wait(self):
+        return self.process.wait(timeout=self.TIMEOUT)
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=self.TIMEOUT)
+        self.process.stdout.close()
+        self.process.stderr.close()
+
+
+class WatchTests(unittest.TestCase):
+    """`watch` against commits of a second process (Python's sqlite3)."""
+
+    def setUp(self):
+        self.db = make_database(os.path.join(use_temporary_directory(self), "watched.db"),
+                                "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);"
+                                "CREATE TABLE other(x);"
+                                "INSERT INTO items(name) VALUES ('a');")
+
+    def commit(self, sql, *args):
+        con = sqlite3.connect(self.db, timeout=10)
+        con.execute(sql, args)
+        con.commit()
+        con.close()
+
+    def test_prints_the_rows_then_each_change_as_one_json_array_per_line(self):
+        watcher = Watcher(self, self.db, "SELECT name FROM items WHERE id >= ? ORDER BY id", "1",
+                          "--external-interval", "10", "--count", "3")
+        self.assertEqual(json.loads(watcher.line()), [{"name": "a"}])
+        self.commit("INSERT INTO other VALUES (1)")  # a change of the whole database, same rows: no line
+        self.commit("INSERT INTO items(name) VALUES (?)", "b")
+        self.assertEqual(json.loads(watcher.line()), [{"name": "a"}, {"name": "b"}])
+        self.commit("DELETE FROM items WHERE name = 'a'")
+        self.assertEqual(json.loads(watcher.line()), [{"name": "b"}])
+        self.assertEqual(watcher.wait(), 0)  # after --count 3 prints
+
+    def test_table_and_csv_formats(self):
+        table = Watcher(self, self.db, "SELECT count(*) AS n FROM items", "--format", "table", "--count", "2",
+                        "--external-interval", "10")
+        self.assertEqual([table.line() for _ in range(5)], ["n", "-", "1", "(1 row)", ""])
+        self.commit("INSERT INTO items(name) VALUES ('b')")
+        self.assertEqual([table.line() for _ in range(5)], ["n", "-", "2", "(1 row)", ""])
+        self.assertEqual(table.wait(), 0)
+        csv_watcher = Watcher(self, self.db, "SELECT count(*) AS n FROM items", "--format", "csv", "--count", "1")
+        self.assertEqual([csv_watcher.line() for _ in range(2)], ["n\r", "2\r"])
+        self.assertEqual(csv_watcher.wait(), 0)
+
+    def test_an_interrupt_ends_it_with_status_zero(self):
+        watcher = Watcher(self, self.db, "SELECT count(*) AS n FROM items")
+        self.assertEqual(json.loads(watcher.line()), [{"n": 1}])
+        watcher.process.send_signal(signal.SIGINT)
+        self.assertEqual(watcher.wait(), 0)
+
+    def test_bad_sql_a_missing_file_and_bad_options_fail(self):
+        bad = run("watch", self.db, "SELECT nope FROM items")
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("no such column: nope", bad.stderr)
+        absent = os.path.join(os.path.dirname(self.db), "absent.db")
+        missing = run("watch", absent, "SELECT 1")
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("SQLite error 14", missing.stderr)
+        self.assertFalse(os.path.exists(absent))
+        for options in (["--count", "0"], ["--external-interval", "x"], ["--format", "xml"]):
+            result = run("watch", self.db, "SELECT 1", *options)
+            self.assertEqual(result.returncode, 2, options)
+        self.assertEqual(run("watch", self.db).returncode, 2)
+
+    def test_an_error_after_the_start_ends_it_with_the_error(self):
+        watcher = Watcher(self, self.db, "SELECT count(*) AS n FROM items", "--external-interval", "10")
+        self.assertEqual(json.loads(watcher.line()), [{"n": 1}])
+        self.commit("DROP TABLE items")
+        self.assertEqual(watcher.wait(), 1)
+        self.assertIn("no such table: items", watcher.process.stderr.read().decode())
 
 
 class CheckTests(unittest.TestCase):

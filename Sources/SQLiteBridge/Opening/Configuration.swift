@@ -20,6 +20,16 @@ public struct Configuration: Sendable, Equatable {
   public var readOnly: Bool
   /// How many reader connections a database pool opens at most.
   public var maximumReaderCount: Int
+  /// How often the observations of a `DatabaseQueue` or `DatabasePool`
+  /// (`ValueObservation`, `DatabaseRegionObservation`) look for commits made
+  /// by any other connection or process on the same file (`PRAGMA
+  /// data_version`, polled on the queue's connection or the pool's writer by
+  /// a thread of the queue's or pool's own, started with the first
+  /// observation): such a commit counts as a change of the whole database.
+  /// Nil (the default), zero or less: only the queue's or pool's own
+  /// commits are seen. Kept to whole milliseconds, at least 1. A plain
+  /// `Database` ignores it.
+  public var externalChangeCheckInterval: Duration?
 
   // Open options: applied by every open, after the busy timeout and before
   // the first statement. A failed option fails the open (it throws).
@@ -88,6 +98,9 @@ public struct Configuration: Sendable, Equatable {
     configuration.foreignKeys = foreignKeysEnabled
     configuration.readOnly = readOnly
     configuration.maximumReaderCount = Int32(clamping: maximumReaderCount)
+    if let interval = externalChangeCheckInterval, interval > .zero {
+      configuration.externalChangeCheckMilliseconds = max(1, interval.wholeMilliseconds)
+    }
     if let journalMode {
       sqlitebridge.interop.ConfigurationAccess.setJournalMode(&configuration, journalMode.cxx)
     }

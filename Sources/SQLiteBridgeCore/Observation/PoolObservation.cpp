@@ -75,18 +75,31 @@ void Observation::committed(const DatabaseRegion& changed, Database& db) noexcep
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (cancelled_ || ended_ || !region_.intersects(changed)) return;
+      if (onCallbackThread()) {
+        // A write of the callback itself committed: told once the callback
+        // returns, still on the writer (no recursion).
+        ++nestedCommits_;
+        return;
+      }
     }
     std::lock_guard<std::mutex> callback(callbackMutex_);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (cancelled_ || ended_) return;
-    }
     callbackThread_.store(std::this_thread::get_id());
-    try {
-      regionObserver_->changed(db);
-    } catch (...) {
+    for (;;) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (cancelled_ || ended_) break;
+      }
+      try {
+        regionObserver_->changed(db);
+      } catch (...) {
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (nestedCommits_ == 0) break;
+      --nestedCommits_;
     }
     callbackThread_.store(std::thread::id());
+    std::lock_guard<std::mutex> lock(mutex_);
+    nestedCommits_ = 0;
     return;
   }
   std::lock_guard<std::mutex> lock(mutex_);

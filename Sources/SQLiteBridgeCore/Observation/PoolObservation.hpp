@@ -65,6 +65,8 @@ class Observation : public std::enable_shared_from_this<Observation> {
   bool regionKnown_ = false;
   DatabaseRegion region_;
   DatabaseRegion changedDuringFetch_;
+  /// Commits of a region callback's own writes, told after it returns.
+  int nestedCommits_ = 0;
   std::shared_ptr<AsyncJob> job_;
   std::shared_ptr<Observation> keepAlive_;  // while a fetch is queued or runs
   std::weak_ptr<ObservationBroker> broker_;

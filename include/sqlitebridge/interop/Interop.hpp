@@ -550,4 +550,53 @@ struct SQLITEBRIDGE_API ObservationAccess {
   static DatabaseRegion columns(const std::string& table, const StringList& columns) noexcept;
 };
 
+/// A running value or region observation the Swift facade holds (its state
+/// is the core's `ObservationHandle`); copies share it, and the last copy
+/// gone cancels the observation.
+struct ObservationToken {
+  std::shared_ptr<ObservationHandle> handle;
+};
+
+/// Value and region observations (`observeValue`, `observeRegion`) whose
+/// fetch and callbacks are Swift's: the core calls C functions with the
+/// context the facade gives (a retained box the core releases with `release`
+/// once the observation forgets it). When each is called, on which thread,
+/// and what is coalesced is the core's, as for the C++ templates.
+struct SQLITEBRIDGE_API ObservationStartAccess {
+  /// What a fetch gave: `Changed` (the box keeps the value for `Deliver`),
+  /// `Same` (equal to the last one delivered, duplicates removed) or
+  /// `Failed` (the box keeps Swift's error; `Fail` is called next).
+  enum class Fetched : int { Changed = 0, Same = 1, Failed = 2 };
+  /// Runs the fetch on `database` (read with `ObservationAccess::share`,
+  /// and only during the call).
+  using Fetch = Fetched (*)(void* context, const void* database);
+  /// Hands the value the last `Changed` fetch kept to the observer.
+  using Deliver = void (*)(void* context);
+  /// The observation ended (or could not start) with `error`, read with
+  /// `error`.
+  using Fail = void (*)(void* context, const void* error);
+  /// A region observation's commit: `database` is the writer (read with
+  /// `ObservationAccess::share`, only during the call).
+  using Changed = void (*)(void* context, const void* database);
+  using Release = void (*)(void* context);
+
+  /// `observeValue` on the queue (pool); when it cannot start, `fail` is
+  /// called at once, on the calling thread, and the token is inactive.
+  static ObservationToken startValueInQueue(const DatabaseQueue& queue, Fetch fetch, Deliver deliver, Fail fail,
+                                            Release release, void* context) noexcept;
+  static ObservationToken startValueInPool(const DatabasePool& pool, Fetch fetch, Deliver deliver, Fail fail,
+                                           Release release, void* context) noexcept;
+  /// `observeRegion` on the queue (pool); when it cannot start, the token is
+  /// inactive and `error` says why (`release` is called at once).
+  static ObservationToken startRegionInQueue(const DatabaseQueue& queue, const DatabaseRegion& region, Changed changed,
+                                             Fail fail, Release release, void* context, Error& error) noexcept;
+  static ObservationToken startRegionInPool(const DatabasePool& pool, const DatabaseRegion& region, Changed changed,
+                                            Fail fail, Release release, void* context, Error& error) noexcept;
+  /// `ObservationHandle::cancel` (waits for a callback running elsewhere).
+  static void cancel(const ObservationToken& token) noexcept;
+  static bool isActive(const ObservationToken& token) noexcept;
+  /// The error a `Fail` call passes.
+  static Error error(const void* error) noexcept;
+};
+
 }  // namespace sqlitebridge::interop
