@@ -11,6 +11,10 @@
 //                 commits (one per commit would be 1,000)
 //
 //   sqlite-bridge-bench-observation [--commits N] [--reps N] [--check-targets]
+//   sqlite-bridge-bench-observation --profile OBSERVATIONS [--commits N]
+//
+// --profile runs only the commit loop, once, with that many observations
+// (for `valgrind --tool=callgrind`: compare the instructions of 0 and 1).
 #include <sqlitebridge/sqlitebridge.hpp>
 
 #include <stdlib.h>
@@ -107,10 +111,30 @@ double secondsPerCommit(DatabasePool& pool, long commits) {
   return std::chrono::duration<double>(Clock::now() - start).count() / static_cast<double>(commits);
 }
 
+// A fresh pool with `count` value observations of the table the commits do
+// not touch, their initial values delivered (nothing in flight).
+struct ColdObservations {
+  std::unique_ptr<DatabasePool> pool;
+  std::vector<std::unique_ptr<Latest>> latest;
+  std::vector<ObservationHandle> handles;
+  ColdObservations(const std::string& path, int count) : pool(makePool(path)) {
+    for (int i = 0; i < count; ++i) {
+      latest.push_back(std::make_unique<Latest>());
+      Latest* target = latest.back().get();
+      handles.push_back(observeValue<std::int64_t>(
+          *pool, countOf("SELECT count(*) FROM cold WHERE x = " + std::to_string(i), nullptr),
+          [target](const std::int64_t& value) { target->set(value); }, [](const Error&) {}));
+    }
+    for (auto& each : latest) each->waitFor(0);
+  }
+  ~ColdObservations() { handles.clear(); }
+};
+
 struct Options {
   long commits = 2000;
   int repetitions = 7;
   bool checkTargets = false;
+  int profileObservations = -1;
   Options(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
       const std::string argument = argv[i];
@@ -122,6 +146,8 @@ struct Options {
         commits = std::stol(next());
       } else if (argument == "--reps") {
         repetitions = std::stoi(next());
+      } else if (argument == "--profile") {
+        profileObservations = std::stoi(next());
       } else if (argument == "--check-targets") {
         checkTargets = true;
       } else {
@@ -140,25 +166,22 @@ int run(const Options& options) {
   const std::string directory = pattern;
   const std::string path = directory + "/observed.db";
 
+  if (options.profileObservations >= 0) {
+    ColdObservations observed(path, options.profileObservations);
+    std::printf("%d observations: %.2f us/commit\n", options.profileObservations,
+                secondsPerCommit(*observed.pool, options.commits) * 1e6);
+    std::filesystem::remove_all(directory);
+    return 0;
+  }
+
   // Commit cost: for each count a pool of its own, rounds interleaved.
   const std::vector<int> counts = {0, 1, 10, 100};
   std::map<int, std::vector<double>> samples;
   for (int round = 0; round < options.repetitions; ++round) {
     for (int count : counts) {
-      auto pool = makePool(path);
-      std::vector<std::unique_ptr<Latest>> latest;
-      std::vector<ObservationHandle> handles;
-      for (int i = 0; i < count; ++i) {
-        latest.push_back(std::make_unique<Latest>());
-        Latest* target = latest.back().get();
-        handles.push_back(observeValue<std::int64_t>(
-            *pool, countOf("SELECT count(*) FROM cold WHERE x = " + std::to_string(i), nullptr),
-            [target](const std::int64_t& value) { target->set(value); }, [](const Error&) {}));
-      }
-      for (auto& each : latest) each->waitFor(0);     // the initial values: nothing in flight
-      secondsPerCommit(*pool, options.commits / 10);  // warm-up
-      samples[count].push_back(secondsPerCommit(*pool, options.commits));
-      handles.clear();
+      ColdObservations observed(path, count);
+      secondsPerCommit(*observed.pool, options.commits / 10);  // warm-up
+      samples[count].push_back(secondsPerCommit(*observed.pool, options.commits));
     }
   }
   std::printf("commit cost (pool, synchronous=OFF, %ld single-row commits, median of %d)\n", options.commits,

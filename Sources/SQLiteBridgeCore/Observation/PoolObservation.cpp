@@ -414,9 +414,11 @@ std::vector<std::shared_ptr<detail::Observation>> ObservationBroker::snapshot() 
 }
 
 bool ObservationBroker::observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) {
-  const DatabaseRegion changed = kind == ChangeKind::Update && !columns.empty()
-                                     ? DatabaseRegion::columns(table, columns)
-                                     : DatabaseRegion::table(table);
+  // Asked on the writer several times per write statement (each row's
+  // table, the REPLACE rule, the commit): the answer for a whole table is
+  // remembered until an interest changes, so that a commit nobody observes
+  // costs a name comparison, not a region.
+  const bool wholeTable = kind != ChangeKind::Update || columns.empty();
   std::lock_guard<std::mutex> lock(mutex_);
   if (unionStale_) {
     DatabaseRegion remade;
@@ -428,8 +430,18 @@ bool ObservationBroker::observes(ChangeKind kind, const std::string& table, cons
     interestUnion_ = std::move(remade);
     anyUncertain_ = uncertain;
     unionStale_ = false;
+    tableAnswers_.clear();
   }
-  return anyUncertain_ || interestUnion_.intersects(changed);
+  if (anyUncertain_) return true;
+  if (wholeTable) {
+    for (const TableAnswer& known : tableAnswers_) {
+      if (known.table == table) return known.observed;
+    }
+  }
+  const bool observed =
+      interestUnion_.intersects(wholeTable ? DatabaseRegion::table(table) : DatabaseRegion::columns(table, columns));
+  if (wholeTable && tableAnswers_.size() < kRememberedTables) tableAnswers_.push_back(TableAnswer{table, observed});
+  return observed;
 }
 
 void ObservationBroker::databaseDidCommit(Database& db) {

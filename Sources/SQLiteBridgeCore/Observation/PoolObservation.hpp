@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -122,6 +123,14 @@ class ObservationBroker final : public TransactionObserver {
   DatabaseRegion interestUnion_;
   bool anyUncertain_ = false;
   bool unionStale_ = false;
+  /// `observes` answers for whole tables, forgotten when the union is
+  /// remade (names as SQLite passed them; another spelling is computed).
+  struct TableAnswer {
+    std::string table;
+    bool observed;
+  };
+  static constexpr std::size_t kRememberedTables = 16;
+  std::vector<TableAnswer> tableAnswers_;
   std::condition_variable stopped_;
   bool stopping_ = false;
   std::thread poller_;
