@@ -26,7 +26,11 @@ int traceTrampoline(unsigned type, void* argument, void* subject, void* detail) 
   auto* statement = static_cast<sqlite3_stmt*>(subject);
   // Observation hears of each statement first (the core multiplexes
   // SQLite's one trace callback).
-  if (type == SQLITE_TRACE_STMT && connection.observation) connection.observation->statementStarts(statement);
+  if (connection.observation) {
+    // The lookups of a footprint being made are the core's own, unseen.
+    if (connection.observation->isMakingFootprint()) return 0;
+    if (type == SQLITE_TRACE_STMT) connection.observation->statementStarts(statement);
+  }
   const HookCallback<TraceFunction>& hook = connection.hooks.trace;
   if (hook.function == nullptr) return 0;
   const unsigned asked = connection.hooks.traceOptions;

@@ -7,6 +7,7 @@
 #include "Connection.hpp"
 #include "Hooks.hpp"
 #include "SqlText.hpp"
+#include "UnreportedReads.hpp"
 #include "sqlitebridge/Database.hpp"
 
 namespace sqlitebridge {
@@ -63,7 +64,8 @@ void installAuthorizer(Connection& connection) noexcept {
   if (connection.db != nullptr) sqlite3_set_authorizer(connection.db, &authorizerTrampoline, &connection);
 }
 
-ConnectionObservation::ConnectionObservation(Connection& connection) noexcept : connection_(connection) {}
+ConnectionObservation::ConnectionObservation(Connection& connection) noexcept
+    : connection_(connection), findsUnreportedReads_(!authorizerReportsTablesWithoutColumns()) {}
 
 ConnectionObservation* ConnectionObservation::of(Database& database) noexcept {
   if (!database.connection_ || database.connection_->db == nullptr) return nullptr;
@@ -90,6 +92,9 @@ void ConnectionObservation::didPrepare(sqlite3_stmt* stmt) noexcept {
   preparing_ = Preparing::Building;  // the lookups below prepare statements of their own
   if (stmt != nullptr) {
     StatementFootprint footprint = makeFootprint(connection_.db, log_);
+    // An old SQLite's authorizer is silent about tables read without their
+    // columns (COUNT(*)): they are found in the statement's program.
+    if (findsUnreportedReads_) addUnreportedReads(connection_.db, stmt, log_, footprint);
     try {
       footprints_[stmt] = std::move(footprint);
     } catch (...) {
@@ -273,6 +278,9 @@ void ConnectionObservation::addKey(ChangeKind kind, const std::string& table,
 }
 
 void ConnectionObservation::statementStarts(sqlite3_stmt* stmt) noexcept {
+  // The lookups of a footprint being made (didPrepare) are the core's own:
+  // they neither read for a recorded fetch nor end the running statement.
+  if (isMakingFootprint()) return;
   hasVeto_ = false;  // a veto not reported by the statement it failed is stale
   running_ = nullptr;
   interests_.clear();

@@ -63,6 +63,9 @@ class ConnectionObservation {
   int authorize(int code, const char* first, const char* second, const char* database, const char* inner) noexcept;
   /// The footprint of a statement prepared through the core, or null.
   const StatementFootprint* footprint(sqlite3_stmt* stmt) const noexcept;
+  /// Whether a footprint is being made: the statements SQLite runs now are
+  /// the core's own lookups, not the caller's (tracing leaves them out).
+  bool isMakingFootprint() const noexcept { return preparing_ == Preparing::Building; }
 
   // MARK: Observers
 
@@ -159,6 +162,9 @@ class ConnectionObservation {
   void pruneObservers() noexcept;
 
   Connection& connection_;
+  /// The linked SQLite's authorizer does not report tables read without
+  /// their columns (before 3.19.0): footprints look for them (UnreportedReads).
+  const bool findsUnreportedReads_;
   Preparing preparing_ = Preparing::No;
   std::vector<AuthorizerRecord> log_;
   /// What the authorizer reported outside the core's prepares: SQLite

@@ -15,6 +15,8 @@ int firstVersion(SQLiteFeature feature) noexcept {
       return 3037000;
     case SQLiteFeature::OpenNoFollow:
       return 3031000;
+    case SQLiteFeature::AuthorizerReadsOfTables:
+      return 3019000;
   }
   return 0;
 }

@@ -23,6 +23,11 @@ enum class SQLiteFeature {
   /// SQLITE_OPEN_NOFOLLOW (Configuration::noFollowSymlinks), SQLite
   /// 3.31.0. No fallback.
   OpenNoFollow,
+  /// The authorizer's SQLITE_READ with an empty column name for a table a
+  /// statement reads without any of its columns (COUNT(*)), SQLite 3.19.0.
+  /// Fallback: observation finds such tables in the statement's program
+  /// (Observation/UnreportedReads.cpp).
+  AuthorizerReadsOfTables,
 };
 
 /// True when both the sqlite3.h the core was compiled with and the library
