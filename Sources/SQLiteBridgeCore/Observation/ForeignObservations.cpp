@@ -128,13 +128,13 @@ ObservationToken ObservationStartAccess::startValueInQueue(const DatabaseQueue& 
 
 ObservationToken ObservationStartAccess::startValueInPool(const DatabasePool& pool, Fetch fetch, Deliver deliver,
                                                           Fail fail, Release release, void* context) noexcept {
-  return startValue(sqlitebridge::ObservationAccess::of(const_cast<DatabasePool&>(pool)), fetch, deliver, fail,
-                    release, context);
+  return startValue(sqlitebridge::ObservationAccess::of(const_cast<DatabasePool&>(pool)), fetch, deliver, fail, release,
+                    context);
 }
 
 ObservationToken ObservationStartAccess::startRegionInQueue(const DatabaseQueue& queue, const DatabaseRegion& region,
-                                                            Changed changed, Fail fail, Release release,
-                                                            void* context, Error& error) noexcept {
+                                                            Changed changed, Fail fail, Release release, void* context,
+                                                            Error& error) noexcept {
   return startRegion(sqlitebridge::ObservationAccess::of(const_cast<DatabaseQueue&>(queue)), region, changed, fail,
                      release, context, error);
 }
