@@ -337,6 +337,30 @@ TYPED_TEST(Observations, RegionObservationIsCalledOnTheWriterOncePerCommit) {
   EXPECT_EQ(calls.load(), 3);
 }
 
+TYPED_TEST(Observations, AWriteInTheRegionCallbackIsACommitOfItsOwnToldAfterTheCallback) {
+  std::vector<std::int64_t> seen;  // written on the writer only, read after
+  std::atomic<int> depth{0};
+  std::atomic<bool> nested{false};
+  Error startError;
+  ObservationHandle handle = sqlitebridge::observeRegion(
+      this->store_, DatabaseRegion::table("items"),
+      [&](Database& db) {
+        if (++depth > 1) nested = true;
+        seen.push_back(scalar(db, "SELECT count(*) FROM items"));
+        // The first call writes once more: that commit is told too, after
+        // this call returns (not from inside it, which used to deadlock).
+        if (seen.size() == 1) EXPECT_TRUE(db.execute("INSERT INTO items(name) VALUES ('from the callback')"));
+        --depth;
+      },
+      [&](const Error& error) { startError = error; });
+  ASSERT_TRUE(handle.isActive()) << startError.message;
+  ASSERT_TRUE(this->write("INSERT INTO items(name) VALUES ('a')"));
+  EXPECT_EQ(seen, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_FALSE(nested.load());
+  ASSERT_TRUE(this->write("INSERT INTO items(name) VALUES ('b')"));
+  EXPECT_EQ(seen, (std::vector<std::int64_t>{1, 2, 3}));
+}
+
 TYPED_TEST(Observations, StartingFromInsideABlockFailsWithMisuse) {
   Error error;
   bool failed = false;
