@@ -190,7 +190,7 @@ struct ValueObservationTests {
   @Test(arguments: StoreKind.allCases)
   func afterCancelReturnsNoCallbackRuns(kind: StoreKind) throws {
     try withObservedStore(kind) { store, _ in
-      for round in 0..<100 {
+      for round in 0..<500 {
         let cancelled = Locked(false)
         let lateCall = Locked(false)
         let started = Signal()
@@ -324,15 +324,17 @@ struct ValueObservationTests {
     }
   }
 
-  @Test func fourWritersAgainstTenObservationsEndWithFreshValues() throws {
+  @Test func eightWritersAgainstTwentyObservationsEndWithFreshValues() throws {
     var configuration = Configuration()
     configuration.synchronous = .off
     try withObservedStore(.pool, configuration: configuration) { store, _ in
-      let writers = 4
-      let commits = 250
+      let writers = 8
+      let commits = 1000
       try store.write("CREATE TABLE counters(writer INTEGER PRIMARY KEY, n INTEGER)")
-      try store.write("INSERT INTO counters VALUES (0, 0), (1, 0), (2, 0), (3, 0)")
-      let observed = (0..<10).map { index in
+      try store.write(
+        "WITH RECURSIVE w(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM w WHERE i < \(writers - 1)) "
+          + "INSERT INTO counters SELECT i, 0 FROM w")
+      let observed = (0..<20).map { index in
         // Half watch one writer's counter, half the sum.
         index % 2 == 0 ? "SELECT n FROM counters WHERE writer = \(index % writers)" : "SELECT sum(n) FROM counters"
       }
