@@ -37,12 +37,11 @@ public struct DatabaseRegionObservation: Sendable {
     in queue: DatabaseQueue, onError: @escaping @Sendable (any Error) -> Void,
     onChange: @escaping @Sendable (Database) -> Void
   ) throws -> DatabaseCancellable {
-    var error = sqlitebridge.Error()
-    let token = ObservationStartAccess.startRegionInQueue(
-      queue.core, region.cxx, regionChangedThroughBox, regionFailedThroughBox, releaseRegionObservationBox,
-      RegionObservationBox.retained(onError: onError, onChange: onChange), &error)
-    guard ObservationStartAccess.isActive(token) else { throw DatabaseError(error) }
-    return DatabaseCancellable(token)
+    try start { error in
+      ObservationStartAccess.startRegionInQueue(
+        queue.core, region.cxx, regionChangedThroughBox, regionFailedThroughBox, releaseRegionObservationBox,
+        RegionObservationBox.retained(onError: onError, onChange: onChange), &error)
+    }
   }
 
   /// Starts watching the pool's commits: `onChange` runs on the pool's
@@ -53,10 +52,22 @@ public struct DatabaseRegionObservation: Sendable {
     in pool: DatabasePool, onError: @escaping @Sendable (any Error) -> Void,
     onChange: @escaping @Sendable (Database) -> Void
   ) throws -> DatabaseCancellable {
+    try start { error in
+      ObservationStartAccess.startRegionInPool(
+        pool.core, region.cxx, regionChangedThroughBox, regionFailedThroughBox, releaseRegionObservationBox,
+        RegionObservationBox.retained(onError: onError, onChange: onChange), &error)
+    }
+  }
+}
+
+extension DatabaseRegionObservation {
+  /// The cancellable of the observation `begin` starts; throws the reason it
+  /// gives when it could not start.
+  fileprivate func start(
+    _ begin: (inout sqlitebridge.Error) -> sqlitebridge.interop.ObservationToken
+  ) throws -> DatabaseCancellable {
     var error = sqlitebridge.Error()
-    let token = ObservationStartAccess.startRegionInPool(
-      pool.core, region.cxx, regionChangedThroughBox, regionFailedThroughBox, releaseRegionObservationBox,
-      RegionObservationBox.retained(onError: onError, onChange: onChange), &error)
+    let token = begin(&error)
     guard ObservationStartAccess.isActive(token) else { throw DatabaseError(error) }
     return DatabaseCancellable(token)
   }

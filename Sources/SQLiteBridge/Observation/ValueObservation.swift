@@ -59,11 +59,10 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     in queue: DatabaseQueue, onError: @escaping @Sendable (any Error) -> Void,
     onChange: @escaping @Sendable (Value) -> Void
   ) -> DatabaseCancellable {
-    let box = ValueObservationBox(self, onError: onError, onChange: onChange)
-    return DatabaseCancellable(
+    start(onError: onError, onChange: onChange) {
       ObservationStartAccess.startValueInQueue(
-        queue.core, fetchThroughBox, deliverThroughBox, failThroughBox, releaseValueObservationBox,
-        Unmanaged.passRetained(box as ValueObservationBoxBase).toOpaque()))
+        queue.core, fetchThroughBox, deliverThroughBox, failThroughBox, releaseValueObservationBox, $0)
+    }
   }
 
   /// Starts observing the pool's database: fetches run on the pool's
@@ -76,11 +75,20 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     in pool: DatabasePool, onError: @escaping @Sendable (any Error) -> Void,
     onChange: @escaping @Sendable (Value) -> Void
   ) -> DatabaseCancellable {
-    let box = ValueObservationBox(self, onError: onError, onChange: onChange)
-    return DatabaseCancellable(
+    start(onError: onError, onChange: onChange) {
       ObservationStartAccess.startValueInPool(
-        pool.core, fetchThroughBox, deliverThroughBox, failThroughBox, releaseValueObservationBox,
-        Unmanaged.passRetained(box as ValueObservationBoxBase).toOpaque()))
+        pool.core, fetchThroughBox, deliverThroughBox, failThroughBox, releaseValueObservationBox, $0)
+    }
+  }
+
+  /// Starts the core's observation with `begin`, which gets the box (retained
+  /// once for the core, which releases it).
+  private func start(
+    onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void,
+    _ begin: (UnsafeMutableRawPointer) -> sqlitebridge.interop.ObservationToken
+  ) -> DatabaseCancellable {
+    let box = ValueObservationBox(self, onError: onError, onChange: onChange)
+    return DatabaseCancellable(begin(Unmanaged.passRetained(box as ValueObservationBoxBase).toOpaque()))
   }
 
   /// The values, as an async sequence (see `AsyncValueObservation`): each
