@@ -33,7 +33,9 @@ enum class ConflictResolution { Abort, Replace, Ignore, Fail, Rollback };
 /// `defaultValue` is text holding NUL; when `references` is not
 /// `table(column)` or `table` (both parts non-empty after trimming spaces;
 /// the table is what precedes the first `(`, the column what lies between
-/// it and the final `)`).
+/// it and the final `)`); when `references` names one of SQLite's own
+/// tables (`sqlite_` in any case: SQLite would create the key, and then
+/// every schema change would fail with "foreign key mismatch").
 struct ColumnDefinition {
   /// A column without a name yet (every option off).
   ColumnDefinition() = default;

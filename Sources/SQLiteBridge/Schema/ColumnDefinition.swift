@@ -16,7 +16,9 @@ import SQLiteBridgeCore.Interop
 /// UNIQUE, CHECK, DEFAULT, COLLATE, REFERENCES, GENERATED, AS) are refused
 /// (an empty type is allowed); when `autoincrement` is set without
 /// `primaryKey`; when `defaultValue` is text holding NUL; when `references`
-/// is not `"table(column)"` or `"table"`.
+/// is not `"table(column)"` or `"table"`, or names one of SQLite's own
+/// tables (`sqlite_` in any case: SQLite would create the key, and then
+/// every schema change would fail with "foreign key mismatch").
 public struct ColumnDefinition: Sendable {
   /// The column's name, quoted when rendered.
   public var name: String

@@ -115,7 +115,7 @@ const WriteTarget* StatementFootprint::target(ChangeKind kind, const char* table
 }
 
 bool isInternalTable(const std::string& table) noexcept {
-  return startsWith(table, "sqlite_") || startsWith(table, "pragma_");
+  return isSQLiteReservedName(table) || startsWith(table, "pragma_");
 }
 
 StatementFootprint makeFootprint(sqlite3* db, const std::vector<AuthorizerRecord>& records) noexcept {

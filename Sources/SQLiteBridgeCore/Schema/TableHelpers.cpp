@@ -372,6 +372,15 @@ bool referencesClause(Connection& connection, const std::string& column, const s
   const std::size_t open = references.find('(');
   const std::string table = trimmed(references.substr(0, open));
   if (table.empty()) return malformed();
+  // SQLite creates such a key, but then every change to the schema (or to
+  // sqlite_stat1's rows) checks it and fails with "foreign key mismatch":
+  // no table could be created, indexed or dropped while foreign keys are on.
+  if (isSQLiteReservedName(table)) {
+    return connection.fail(SQLITE_MISUSE,
+                           "the reference of column " + column + " names SQLite's own table \"" + excerpt(table, 0) +
+                               "\" (a foreign key to it would block every schema change)",
+                           std::string());
+  }
   out = " REFERENCES " + quoteIdentifier(table);
   if (open == std::string::npos) return true;
   const std::string rest = trimmed(references.substr(open + 1));

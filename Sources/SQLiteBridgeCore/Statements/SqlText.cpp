@@ -34,6 +34,10 @@ std::string foldIdentifier(std::string_view identifier) {
   return folded;
 }
 
+bool isSQLiteReservedName(std::string_view name) noexcept {
+  return name.size() >= 7 && sameIdentifier(name.substr(0, 7), "sqlite_");
+}
+
 std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept {
   std::size_t i = from;
   const std::size_t n = sql.size();

@@ -15,6 +15,9 @@ bool sameIdentifier(std::string_view a, std::string_view b) noexcept;
 /// `identifier` with ASCII letters lowered: two names are the same
 /// identifier (`sameIdentifier`) exactly when their folded forms are equal.
 std::string foldIdentifier(std::string_view identifier);
+/// Whether `name` starts with `sqlite_` in any ASCII case: the prefix SQLite
+/// keeps for its own tables (sqlite_schema, sqlite_sequence, sqlite_stat1…).
+bool isSQLiteReservedName(std::string_view name) noexcept;
 
 /// Position of the first character at or after `from` that is not
 /// whitespace, a semicolon or a comment; `sql.size()` when only those remain.

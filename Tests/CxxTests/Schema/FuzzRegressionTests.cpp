@@ -187,6 +187,21 @@ TEST(FuzzRegressionTableHelpers, ARealDefaultSQLiteMisreadsAt17DigitsReadsBackBi
   EXPECT_EQ(std::memcmp(&read, &real, sizeof read), 0) << describe(row.value(0));
 }
 
+// Found by table_helpers (CI, 15 s): a column REFERENCES sqlite_master. SQLite
+// creates the key, and from then on every schema change deletes from its
+// parent and fails with "foreign key mismatch": the table could not even be
+// dropped. The helper refuses the reference; other tables stay droppable.
+TEST(FuzzRegressionTableHelpers, AReferenceToSQLitesOwnTableIsRefusedSoTheSchemaStaysChangeable) {
+  Database db = Database::open(":memory:");
+  sqlitebridge::ColumnDefinition column("b");
+  column.references = "sqlite_master";
+  EXPECT_FALSE(db.createTable("s", {sqlitebridge::ColumnDefinition("a"), column}));
+  EXPECT_TRUE(db.lastError().is(sqlitebridge::ResultCode::Misuse)) << db.error();
+  EXPECT_FALSE(db.tableExists("s"));
+  ASSERT_TRUE(db.createTable("t", {sqlitebridge::ColumnDefinition("a")})) << db.error();
+  ASSERT_TRUE(db.dropTable("t")) << db.error();
+}
+
 TEST(FuzzRegressionTableHelpers, ATableNamedTheEmptyStringIsFoundByEveryCall) {
   // SQLite makes a table called "": the schema calls must find it, as they
   // find any other name (they once took "" for no name).

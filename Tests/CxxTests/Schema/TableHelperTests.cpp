@@ -440,6 +440,17 @@ TEST_F(TableHelpers, MalformedDefinitionsAreRefusedBeforeAnythingRuns) {
     EXPECT_TRUE(db_.lastError().is(ResultCode::Misuse)) << references << ": " << db_.error();
     EXPECT_NE(db_.error().find("table(column)"), std::string::npos) << db_.error();
   }
+  // A key to SQLite's own table would make every later schema change fail
+  // ("foreign key mismatch"), this table's own DROP included.
+  for (const std::string& references : {"sqlite_master", "SQLITE_SCHEMA(name)", " sqlite_stat1 "}) {
+    ColumnDefinition column{"p"};
+    column.references = references;
+    EXPECT_FALSE(db_.createTable("bad", {ColumnDefinition{"id"}, column})) << references;
+    EXPECT_TRUE(db_.lastError().is(ResultCode::Misuse)) << references << ": " << db_.error();
+    EXPECT_NE(db_.error().find("SQLite's own table"), std::string::npos) << db_.error();
+    EXPECT_FALSE(db_.addColumn(column, "t")) << references;
+    EXPECT_TRUE(db_.lastError().is(ResultCode::Misuse)) << references << ": " << db_.error();
+  }
   EXPECT_FALSE(db_.createTable("bad", {ColumnDefinition{"id", "INTEGER", false, true}}));
   EXPECT_TRUE(db_.lastError().is(ResultCode::Misuse)) << db_.error();
   EXPECT_NE(db_.error().find("AUTOINCREMENT"), std::string::npos) << db_.error();

@@ -368,6 +368,16 @@ struct TableHelperTests {
           "bad", [ColumnDefinition("id"), ColumnDefinition("p", "INTEGER", references: references)])
       }
     }
+    // A key to SQLite's own table would make every later schema change fail
+    // ("foreign key mismatch"), this table's own DROP included.
+    for references in ["sqlite_master", "SQLITE_SCHEMA(name)", " sqlite_stat1 "] {
+      expectMisuse("SQLite's own table") {
+        try database.createTable("bad", [ColumnDefinition("id"), ColumnDefinition("p", references: references)])
+      }
+      expectMisuse("SQLite's own table") {
+        try database.addColumn(ColumnDefinition("p", references: references), to: "t")
+      }
+    }
     expectMisuse("AUTOINCREMENT") {
       try database.createTable("bad", [ColumnDefinition("id", "INTEGER", autoincrement: true)])
     }
