@@ -413,13 +413,13 @@ void ConnectionObservation::rowChanged(ChangeKind kind, const char* table, std::
     }
     if (interest == nullptr) {
       Interest made{kind, table, {}};
-      const ChangeKey key{kind, table, *columns};
+      const std::string name(table);
       for (const Observer& entry : observers_) {
         std::shared_ptr<TransactionObserver> observer = entry.lock();
         if (!observer) continue;
         bool wants = false;
         try {
-          wants = observer->observes(kind, key.table, key.columns);
+          wants = observer->observes(kind, name, *columns);
         } catch (...) {
         }
         if (wants) made.observers.push_back(std::move(observer));
@@ -593,11 +593,7 @@ void ConnectionObservation::deliverPendingEnd() noexcept {
   pending_ = End::None;
   std::vector<std::shared_ptr<TransactionObserver>> observers;
   observers.swap(pendingObservers_);
-  DatabaseRegion region;
-  try {
-    region = pendingRegion_;
-  } catch (...) {
-  }
+  DatabaseRegion region = std::move(pendingRegion_);
   pendingRegion_ = DatabaseRegion();
   if (connection_.db == nullptr) return;
   // A COMMIT that failed after the commit hook (SQLITE_BUSY) leaves the

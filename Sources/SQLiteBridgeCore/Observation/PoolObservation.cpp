@@ -380,6 +380,7 @@ void ObservationBroker::setInterest(const detail::Observation* observation, cons
           interest.region = region;
           interest.uncertain = uncertain;
           unionStale_ = true;
+          interestVersion_.fetch_add(1, std::memory_order_release);
         }
         return;
       }
@@ -389,6 +390,7 @@ void ObservationBroker::setInterest(const detail::Observation* observation, cons
   } catch (...) {
     anyUncertain_ = true;  // out of memory: care about everything
   }
+  interestVersion_.fetch_add(1, std::memory_order_release);
 }
 
 void ObservationBroker::remove(const detail::Observation* observation) noexcept {
@@ -397,6 +399,7 @@ void ObservationBroker::remove(const detail::Observation* observation) noexcept 
     if (it->observation == observation) {
       interests_.erase(it);
       unionStale_ = true;
+      interestVersion_.fetch_add(1, std::memory_order_release);
       break;
     }
   }
@@ -415,31 +418,38 @@ std::vector<std::shared_ptr<detail::Observation>> ObservationBroker::snapshot() 
 
 bool ObservationBroker::observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) {
   // Asked on the writer several times per write statement (each row's
-  // table, the REPLACE rule, the commit): the answer for a whole table is
-  // remembered until an interest changes, so that a commit nobody observes
-  // costs a name comparison, not a region.
-  const bool wholeTable = kind != ChangeKind::Update || columns.empty();
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (unionStale_) {
-    DatabaseRegion remade;
-    bool uncertain = false;
-    for (const Interest& interest : interests_) {
-      uncertain = uncertain || interest.uncertain;
-      remade.formUnion(interest.region);
+  // table, the REPLACE rule, the commit): while no interest changed, the
+  // writer answers from its own copy of the union, without the lock, and
+  // remembers the answer for a whole table, so that a commit nobody
+  // observes costs a name comparison, not a region.
+  if (interestVersion_.load(std::memory_order_acquire) != answeredVersion_) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (unionStale_) {
+      DatabaseRegion remade;
+      bool uncertain = false;
+      for (const Interest& interest : interests_) {
+        uncertain = uncertain || interest.uncertain;
+        remade.formUnion(interest.region);
+      }
+      interestUnion_ = std::move(remade);
+      anyUncertain_ = uncertain;
+      unionStale_ = false;
     }
-    interestUnion_ = std::move(remade);
-    anyUncertain_ = uncertain;
-    unionStale_ = false;
+    answeredUnion_ = interestUnion_;
+    answeredUncertain_ = anyUncertain_;
     tableAnswers_.clear();
+    // Read under the lock, which every change holds: the copies match it.
+    answeredVersion_ = interestVersion_.load(std::memory_order_relaxed);
   }
-  if (anyUncertain_) return true;
+  if (answeredUncertain_) return true;
+  const bool wholeTable = kind != ChangeKind::Update || columns.empty();
   if (wholeTable) {
     for (const TableAnswer& known : tableAnswers_) {
       if (known.table == table) return known.observed;
     }
   }
   const bool observed =
-      interestUnion_.intersects(wholeTable ? DatabaseRegion::table(table) : DatabaseRegion::columns(table, columns));
+      answeredUnion_.intersects(wholeTable ? DatabaseRegion::table(table) : DatabaseRegion::columns(table, columns));
   if (wholeTable && tableAnswers_.size() < kRememberedTables) tableAnswers_.push_back(TableAnswer{table, observed});
   return observed;
 }

@@ -123,8 +123,18 @@ class ObservationBroker final : public TransactionObserver {
   DatabaseRegion interestUnion_;
   bool anyUncertain_ = false;
   bool unionStale_ = false;
-  /// `observes` answers for whole tables, forgotten when the union is
-  /// remade (names as SQLite passed them; another spelling is computed).
+  /// Counts the changes of the interests (made under `mutex_`): `observes`
+  /// takes the lock only when it moved since the writer last looked.
+  std::atomic<std::uint64_t> interestVersion_{0};
+
+  // What `observes` answers from: used only by the thread that holds the
+  // writer connection (the pool's writer lock orders those threads).
+  /// The `interestVersion_` the copies below were made at (none yet: max).
+  std::uint64_t answeredVersion_ = ~std::uint64_t{0};
+  DatabaseRegion answeredUnion_;
+  bool answeredUncertain_ = false;
+  /// Answers for whole tables, forgotten when the interests change (names
+  /// as SQLite passed them; another spelling is computed).
   struct TableAnswer {
     std::string table;
     bool observed;
