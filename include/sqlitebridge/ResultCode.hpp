@@ -46,8 +46,9 @@ enum class ResultCode : int {
 SQLITEBRIDGE_API const char* describe(ResultCode code) noexcept;
 
 /// SQLite's name of any primary or extended result code:
-/// "SQLITE_CONSTRAINT_UNIQUE" for 2067; nullptr for a number SQLite does not
-/// define.
+/// "SQLITE_CONSTRAINT_UNIQUE" for 2067, and dqlite's two,
+/// "SQLITE_IOERR_NOT_LEADER" (10250) and "SQLITE_IOERR_LEADERSHIP_LOST"
+/// (10506); nullptr for a number neither defines.
 SQLITEBRIDGE_API const char* resultCodeName(int code) noexcept;
 
 /// The primary code of a primary or extended result code (its low 8 bits).

@@ -19,6 +19,13 @@
     "SQLiteBridge: the traits SQLCipher and SystemSQLite are both enabled, which would link two SQLite libraries: disable the default traits and enable SQLCipher alone (swift build --traits SQLCipher; in a dependency, traits: [\"SQLCipher\"] without \"default\")"
 #endif
 
+// libdqlite (the SwiftPM trait Dqlite, CMake SQLITEBRIDGE_DQLITE) links the
+// system SQLite: beside SQLCipher, a process would hold two SQLite libraries.
+#if defined(SQLITEBRIDGE_SQLCIPHER) && defined(SQLITEBRIDGE_DQLITE)
+#error \
+    "SQLiteBridge: the dqlite node (trait Dqlite, SQLITEBRIDGE_DQLITE) cannot be combined with the SQLCipher build: libdqlite links the system SQLite. Build one or the other."
+#endif
+
 #if defined(SQLITEBRIDGE_SQLCIPHER) || \
     (defined(__has_include) && !__has_include(<sqlite3.h>) && __has_include(<sqlcipher/sqlite3.h>))
 #ifndef SQLITE_HAS_CODEC

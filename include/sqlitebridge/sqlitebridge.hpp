@@ -4,6 +4,9 @@
 
 #include "SQLite.hpp"
 #include "CheckpointMode.hpp"
+#include "ClusterConfiguration.hpp"
+#include "ClusterDatabase.hpp"
+#include "ClusterNode.hpp"
 #include "ColumnView.hpp"
 #include "Configuration.hpp"
 #include "Database.hpp"

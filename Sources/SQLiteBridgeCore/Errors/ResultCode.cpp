@@ -120,6 +120,10 @@ constexpr CodeName kCodeNames[] = {
     {7946, "SQLITE_IOERR_ROLLBACK_ATOMIC"},
     {8202, "SQLITE_IOERR_DATA"},
     {8458, "SQLITE_IOERR_CORRUPTFS"},
+    // dqlite's own (SQLITE_IOERR | 40 << 8, | 41 << 8): a node that is not
+    // the leader, and a write whose leader was lost before it committed.
+    {10250, "SQLITE_IOERR_NOT_LEADER"},
+    {10506, "SQLITE_IOERR_LEADERSHIP_LOST"},
 };
 
 }  // namespace

@@ -76,6 +76,9 @@ TEST(ResultCodes, ExtendedCodesHaveSQLitesNames) {
   EXPECT_STREQ(resultCodeName(SQLITE_READONLY_DBMOVED), "SQLITE_READONLY_DBMOVED");
   EXPECT_STREQ(resultCodeName(SQLITE_IOERR_READ), "SQLITE_IOERR_READ");
   EXPECT_STREQ(resultCodeName(512 /* SQLITE_OK_SYMLINK, SQLite 3.31 */), "SQLITE_OK_SYMLINK");
+  // dqlite's two codes, which a ClusterDatabase reports.
+  EXPECT_STREQ(resultCodeName(10250), "SQLITE_IOERR_NOT_LEADER");
+  EXPECT_STREQ(resultCodeName(10506), "SQLITE_IOERR_LEADERSHIP_LOST");
   EXPECT_EQ(resultCodeName(12345), nullptr);
   EXPECT_EQ(resultCodeName(-1), nullptr);
   EXPECT_EQ(sqlitebridge::primaryResultCode(SQLITE_CONSTRAINT_UNIQUE), SQLITE_CONSTRAINT);

@@ -1,0 +1,30 @@
+// Guards against the values that make a dqlite 1.11 node abort when it
+// reads them back: its row encoder asserts that a column declared BOOLEAN
+// holds an integer or NULL, and one declared DATETIME, DATE or TIMESTAMP
+// an integer, text or NULL. The client keeps, on its own connection to the
+// leader, a TEMP trigger per such column and per INSERT / UPDATE that
+// refuses anything else with a message of ours; the client reports that
+// as SQLITE_MISUSE. TEMP triggers live with the connection (nothing is
+// replicated, other clients are not affected) and see every write this
+// client sends, literals and expressions included. Internal.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sqlitebridge/Value.hpp"
+
+namespace sqlitebridge {
+
+/// The query that lists the guarded columns: table, column, declared type.
+const char* clusterGuardQuery() noexcept;
+
+/// The script that drops the guards `installed` names and creates one pair
+/// for each row of `columns` (as `clusterGuardQuery` returns them);
+/// `installed` becomes the new names. Empty when there is nothing to do.
+std::string clusterGuardScript(const std::vector<std::vector<Value>>& columns, std::vector<std::string>& installed);
+
+/// Whether `message` is a guard's refusal.
+bool isClusterGuardMessage(const std::string& message) noexcept;
+
+}  // namespace sqlitebridge
