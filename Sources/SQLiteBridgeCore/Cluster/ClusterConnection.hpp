@@ -29,8 +29,7 @@ class ClusterConnection {
 
   /// Connects to `address` and sends the protocol version; null (with
   /// `problem`) when that fails before `deadline`.
-  static std::unique_ptr<ClusterConnection> open(const std::string& address, Deadline deadline,
-                                                 std::string& problem);
+  static std::unique_ptr<ClusterConnection> open(const std::string& address, Deadline deadline, std::string& problem);
 
   /// Sends a request and reads the first message of its answer. After any
   /// outcome but Answered the connection is broken (closed).
@@ -44,7 +43,8 @@ class ClusterConnection {
   bool isBroken() const noexcept { return !socket_.isOpen(); }
 
  private:
-  ClusterConnection(std::string address, ClusterSocket socket) : address_(std::move(address)), socket_(std::move(socket)) {}
+  ClusterConnection(std::string address, ClusterSocket socket)
+      : address_(std::move(address)), socket_(std::move(socket)) {}
   bool read(Deadline deadline, wire::Message& message, std::string& problem);
 
   std::string address_;

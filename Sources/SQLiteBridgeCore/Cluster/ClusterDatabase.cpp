@@ -282,8 +282,8 @@ struct ClusterDatabase::Impl {
     const bool query = kind == ClusterStatementKind::Read;
     wire::Message answer;
     std::string problem;
-    ClusterConnection::Outcome outcome = connection->call(query ? wire::Query : wire::Exec, body.take(),
-                                                          requestDeadline(overall), answer, problem);
+    ClusterConnection::Outcome outcome =
+        connection->call(query ? wire::Query : wire::Exec, body.take(), requestDeadline(overall), answer, problem);
     if (outcome != ClusterConnection::Outcome::Answered) {
       failure = makeError(SQLITE_IOERR, problem, sql);
       return outcome == ClusterConnection::Outcome::NotSent ? Attempt::NotSent : Attempt::Lost;
@@ -382,8 +382,11 @@ struct ClusterDatabase::Impl {
     std::string message;
     std::string problem;
     if (!wire::decodeFailure(answer, code, message, problem)) return garbled(problem, sql, failure);
-    int extended = static_cast<int>(code & 0x7fffffff);
-    if (extended == 0) extended = SQLITE_ERROR;
+    // A code SQLite does not give (its low byte 0, or beyond an int) is no
+    // code: an error all the same.
+    int extended = code <= 0x7fffffff ? static_cast<int>(code) : 0;
+    if (primaryResultCode(extended) == 0) extended = SQLITE_ERROR;
+    if (message.empty()) message = "the node failed the request with code " + std::to_string(code);
     if (isClusterGuardMessage(message)) extended = SQLITE_MISUSE;
     failure = makeError(extended, message, sql);
     if (extended == kNotLeader) return Attempt::NotLeader;

@@ -40,9 +40,8 @@ std::string clusterGuardScript(const std::vector<std::vector<Value>>& columns, s
     const std::string type = row[2].asText();
     const bool boolean = type == "BOOLEAN";
     const std::string refused = boolean ? "('text', 'real', 'blob')" : "('real', 'blob')";
-    const std::string message = std::string(kGuardPrefix) + "column \"" + table + "\".\"" + column +
-                                "\" is declared " + type + ": a " +
-                                (boolean ? "text, real or blob value" : "real or blob value") +
+    const std::string message = std::string(kGuardPrefix) + "column \"" + table + "\".\"" + column + "\" is declared " +
+                                type + ": a " + (boolean ? "text, real or blob value" : "real or blob value") +
                                 " stored there would make every dqlite 1.11 node that reads it abort; store " +
                                 (boolean ? "an integer or NULL" : "an integer, text or NULL");
     const std::string when = " WHEN typeof(NEW." + quoteIdentifier(column) + ") IN " + refused +

@@ -143,7 +143,7 @@ ClusterNode ClusterNode::start(const ClusterNodeConfiguration& configuration, Er
     }
     // libuv writes to peers that may have died: with SIGPIPE's default
     // action the first such write would kill the whole process.
-    struct sigaction current {};
+    struct sigaction current{};
     if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) signal(SIGPIPE, SIG_IGN);
     std::uint64_t id = configuration.id;
     if (id == 0) id = rememberedId(configuration.dataDirectory);
@@ -186,9 +186,9 @@ ClusterNode ClusterNode::start(const ClusterNodeConfiguration& configuration, Er
     if (!joined) {
       const Error why = membership.lastError();
       started.stop();
-      report(error, why.extendedCode != 0 ? why.extendedCode : SQLITE_CANTOPEN,
-             "the node started but could not join the cluster through " + configuration.join.front() + ": " +
-                 why.message);
+      report(
+          error, why.extendedCode != 0 ? why.extendedCode : SQLITE_CANTOPEN,
+          "the node started but could not join the cluster through " + configuration.join.front() + ": " + why.message);
     }
     return started;
   } catch (...) {

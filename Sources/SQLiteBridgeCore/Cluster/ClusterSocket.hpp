@@ -43,8 +43,7 @@ class ClusterSocket {
   void close() noexcept;
   /// Sends all `size` bytes before `deadline`; `sent` counts what left.
   /// False (with `problem`) when the connection failed or time ran out.
-  bool sendAll(const std::uint8_t* bytes, std::size_t size, Deadline deadline, std::size_t& sent,
-               std::string& problem);
+  bool sendAll(const std::uint8_t* bytes, std::size_t size, Deadline deadline, std::size_t& sent, std::string& problem);
   /// Whether the peer has closed its end (or the connection failed) while
   /// nothing was asked of it: a request sent now would surely be lost,
   /// and it did not run.

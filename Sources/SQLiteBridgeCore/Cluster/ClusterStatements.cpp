@@ -71,7 +71,7 @@ std::string savepointName(Tokens& tokens) {
   Tokens::Kind kind = tokens.next(text);
   if (kind == Tokens::Kind::Word && is(text, "SAVEPOINT")) kind = tokens.next(text);
   return kind == Tokens::Kind::Word || kind == Tokens::Kind::Quoted || kind == Tokens::Kind::Literal ? text
-                                                                                                    : std::string();
+                                                                                                     : std::string();
 }
 
 ClusterStatementKind kindOfMain(const std::string& word) {

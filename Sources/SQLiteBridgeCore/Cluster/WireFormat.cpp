@@ -151,8 +151,8 @@ std::string textProblem(std::string_view text, const char* what) {
 std::string parametersProblem(const std::vector<Value>& values, int& code) {
   if (values.size() > kMaxParameters) {
     code = SQLITE_RANGE;
-    return std::to_string(values.size()) + " arguments: dqlite 1.11 takes at most " +
-           std::to_string(kMaxParameters) + " per statement";
+    return std::to_string(values.size()) + " arguments: dqlite 1.11 takes at most " + std::to_string(kMaxParameters) +
+           " per statement";
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (values[i].type() != ValueType::Text) continue;

@@ -69,7 +69,8 @@ std::uint64_t bitsOf(double value) {
 }  // namespace
 
 TEST_F(ClusterDatabaseTest, RunsStatementsWithArgumentsAndNamesTheColumns) {
-  ASSERT_TRUE(db_.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL)")) << db_.lastError().message;
+  ASSERT_TRUE(db_.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, title TEXT NOT NULL)"))
+      << db_.lastError().message;
   ASSERT_TRUE(db_.execute("INSERT INTO notes(title) VALUES (?)", {Value("first")})) << db_.lastError().message;
   EXPECT_EQ(db_.lastInsertRowId(), 1);
   EXPECT_EQ(db_.changes(), 1);
@@ -126,9 +127,9 @@ TEST_F(ClusterDatabaseTest, EveryValueTypeRoundTrips) {
 
 TEST_F(ClusterDatabaseTest, AResultLargerThanOneMessageArrivesWhole) {
   ASSERT_TRUE(db_.execute("CREATE TABLE big(n INTEGER, pad TEXT)"));
-  ASSERT_TRUE(db_.execute(
-      "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 20000) "
-      "INSERT INTO big SELECT n, printf('%050d', n) FROM c"))
+  ASSERT_TRUE(
+      db_.execute("WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 20000) "
+                  "INSERT INTO big SELECT n, printf('%050d', n) FROM c"))
       << db_.lastError().message;
   EXPECT_EQ(db_.changes(), 20000);
   const std::vector<Row> all = rows("SELECT n, pad FROM big ORDER BY n");
@@ -170,7 +171,9 @@ TEST_F(ClusterDatabaseTest, AWriteBlockCommitsOrRollsBackAsAWhole) {
   })) << db_.lastError().message;
   sqlitebridge::Error error;
   EXPECT_FALSE(db_.write(
-      [](ClusterDatabase& db) { return db.execute("INSERT INTO t VALUES (3)") && db.execute("INSERT INTO t VALUES (1)"); },
+      [](ClusterDatabase& db) {
+        return db.execute("INSERT INTO t VALUES (3)") && db.execute("INSERT INTO t VALUES (1)");
+      },
       &error));
   EXPECT_EQ(error.extendedCode, 2067) << error.message;  // the block's own failure
   EXPECT_THROW(db_.write([](ClusterDatabase& db) -> bool {
@@ -228,7 +231,8 @@ TEST_F(ClusterDatabaseTest, RefusalsNeverReachTheNode) {
 }
 
 TEST_F(ClusterDatabaseTest, ValuesThatWouldAbortTheNodesAreRefusedAndTheNodesLive) {
-  ASSERT_TRUE(db_.execute("CREATE TABLE flags(id INTEGER PRIMARY KEY, done BOOLEAN, due DATETIME, day date, at TimeStamp)"))
+  ASSERT_TRUE(
+      db_.execute("CREATE TABLE flags(id INTEGER PRIMARY KEY, done BOOLEAN, due DATETIME, day date, at TimeStamp)"))
       << db_.lastError().message;
   const std::vector<std::pair<std::string, std::vector<Value>>> refused = {
       {"INSERT INTO flags(done) VALUES (?)", {Value("yes")}},
@@ -265,8 +269,9 @@ TEST_F(ClusterDatabaseTest, ValuesThatWouldAbortTheNodesAreRefusedAndTheNodesLiv
 
 TEST_F(ClusterDatabaseTest, WhatTheNodesConvertReadsAsDocumented) {
   ASSERT_TRUE(db_.execute("CREATE TABLE c(k INTEGER PRIMARY KEY, b BOOLEAN, d DATETIME)"));
-  ASSERT_TRUE(db_.execute("INSERT INTO c(k, b, d) VALUES (1, NULL, NULL), (2, 1, ''), (3, 0, 1700000000), "
-                          "(4, 7, '2024-05-01')"));
+  ASSERT_TRUE(
+      db_.execute("INSERT INTO c(k, b, d) VALUES (1, NULL, NULL), (2, 1, ''), (3, 0, 1700000000), "
+                  "(4, 7, '2024-05-01')"));
   const std::vector<Row> read = rows("SELECT b, d, typeof(b), typeof(d) FROM c ORDER BY k");
   ASSERT_EQ(read.size(), 4u);
   // A NULL of a BOOLEAN column arrives as false: the client reads 0.

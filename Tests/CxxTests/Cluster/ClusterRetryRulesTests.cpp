@@ -35,9 +35,7 @@ ClusterConfiguration through(const FakeDqliteServer& server, int retryMillisecon
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 }  // namespace
 
@@ -230,7 +228,8 @@ TEST(ClusterRetryRules, ANodeThatClosedWhileIdleIsLeftBeforeAWriteIsSent) {
 }
 
 TEST(ClusterRetryRules, AServerThatNeverAnswersFailsTheOpenWithinTheTimeouts) {
-  FakeDqliteServer server([&](int, std::uint8_t, const std::vector<std::uint8_t>&) { return FakeDqliteServer::silent(); });
+  FakeDqliteServer server(
+      [&](int, std::uint8_t, const std::vector<std::uint8_t>&) { return FakeDqliteServer::silent(); });
   const auto start = Clock::now();
   ClusterDatabase db = ClusterDatabase::open("app", through(server, 1500));
   EXPECT_FALSE(db.isOpen());
@@ -261,13 +260,16 @@ TEST(ClusterRetryRules, GarbageFromTheServerFailsCleanly) {
   // (never crashes, never reads past the message) and a later one works.
   const std::vector<std::vector<std::uint8_t>> garbage = {
       // ROWS announcing 2^40 columns.
-      {3, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 'n', 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+      {3,   0, 0, 0, 7, 0, 0, 0, 0,    0,    0,    0,    0,    1,    0,    0,
+       'n', 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
       // ROWS with a text column that never ends.
       {2, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 'n', 'n', 'n', 'n', 'n', 'n', 'n', 'n'},
       // A row whose type is 15.
-      {4, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 'n', 0, 0, 0, 0, 0, 0, 0, 0x0f, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0},
+      {4, 0, 0, 0, 7,    0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 'n', 0, 0, 0,
+       0, 0, 0, 0, 0x0f, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,   0, 0, 0},
       // A blob longer than the message.
-      {4, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 'n', 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0},
+      {4, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 0,    0,    0, 0, 'n', 0, 0, 0,
+       0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0,   0, 0, 0},
       // A message announcing 2^32 words, then nothing.
       {0xff, 0xff, 0xff, 0xff, 7, 0, 0, 0},
       // An answer of an unknown type.
@@ -330,7 +332,8 @@ TEST(ClusterRetryRules, NoServerOrNoLeaderFailsTheOpenClearly) {
 
 TEST(ClusterRetryRules, RefusalsHappenBeforeAnythingIsSent) {
   FakeDqliteServer* self = nullptr;
-  FakeDqliteServer server([&](int, std::uint8_t type, const std::vector<std::uint8_t>& body) { return self->healthy(type, body); });
+  FakeDqliteServer server(
+      [&](int, std::uint8_t type, const std::vector<std::uint8_t>& body) { return self->healthy(type, body); });
   self = &server;
   ClusterDatabase db = ClusterDatabase::open("app", through(server));
   ASSERT_TRUE(db.isOpen()) << db.lastError().message;
@@ -350,4 +353,20 @@ TEST(ClusterRetryRules, RefusalsHappenBeforeAnythingIsSent) {
   EXPECT_EQ(server.count(FakeDqliteServer::kPrepare), prepared);
   EXPECT_EQ(server.count(FakeDqliteServer::kExec), 0);
   EXPECT_EQ(server.count(FakeDqliteServer::kQuery), 0);
+}
+
+// Found by cluster_protocol: a FAILURE whose code has no primary code (its
+// low byte 0) and no message left a failed call with code 0.
+TEST(ClusterRetryRules, AFailureWithoutAPrimaryCodeOrMessageIsStillAnError) {
+  FakeDqliteServer* self = nullptr;
+  FakeDqliteServer server([&](int, std::uint8_t type, const std::vector<std::uint8_t>& body) {
+    if (type == FakeDqliteServer::kQuery) return FakeDqliteServer::failure(256, "");
+    return self->healthy(type, body);
+  });
+  self = &server;
+  ClusterDatabase db = ClusterDatabase::open("app", through(server));
+  ASSERT_TRUE(db.isOpen()) << db.lastError().message;
+  EXPECT_FALSE(db.execute("SELECT n FROM t"));
+  EXPECT_EQ(db.lastError().code, SQLITE_ERROR);
+  EXPECT_NE(db.lastError().message.find("code 256"), std::string::npos) << db.lastError().message;
 }

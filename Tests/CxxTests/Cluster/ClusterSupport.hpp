@@ -36,8 +36,8 @@ inline std::string testNodeProgram() {
 }
 
 /// Skips the test in a build without dqlite nodes.
-#define SKIP_WITHOUT_DQLITE_NODES()                                                                              \
-  if (sqlitebridge_test::testNodeProgram().empty())                                                              \
+#define SKIP_WITHOUT_DQLITE_NODES()                                                                               \
+  if (sqlitebridge_test::testNodeProgram().empty())                                                               \
   GTEST_SKIP() << "this build has no dqlite node (configure with -DSQLITEBRIDGE_DQLITE=ON, as the dqlite preset " \
                   "does)"
 
@@ -177,8 +177,10 @@ class LocalCluster {
   bool start(int count, std::string& problem) {
     nodes_.reserve(static_cast<std::size_t>(count) + 1);
     for (int i = 0; i < count; ++i) {
-      nodes_.emplace_back("127.0.0.1:" + std::to_string(freePort()), directory_.makeSubdirectory("node" + std::to_string(i + 1)));
-      const std::vector<std::string> join = i == 0 ? std::vector<std::string>() : std::vector<std::string>{nodes_[0].address()};
+      nodes_.emplace_back("127.0.0.1:" + std::to_string(freePort()),
+                          directory_.makeSubdirectory("node" + std::to_string(i + 1)));
+      const std::vector<std::string> join =
+          i == 0 ? std::vector<std::string>() : std::vector<std::string>{nodes_[0].address()};
       if (!nodes_.back().start(join, problem)) return false;
     }
     return true;
