@@ -17,9 +17,38 @@ std::unique_ptr<ClusterConnection> ClusterConnection::open(const std::string& ad
   return std::unique_ptr<ClusterConnection>(new ClusterConnection(address, std::move(socket)));
 }
 
+bool ClusterConnection::take(std::uint8_t* out, std::size_t size, Deadline deadline, std::string& problem) {
+  constexpr std::size_t kReadSize = 64 * 1024;
+  while (size > 0) {
+    if (bufferedStart_ == buffered_.size()) {
+      // Large pieces go straight to their place; small ones through the
+      // buffer, so that one read brings a header and its body together.
+      if (size >= kReadSize) {
+        const std::size_t got = socket_.receiveSome(out, size, deadline, problem);
+        if (got == 0) return false;
+        out += got;
+        size -= got;
+        continue;
+      }
+      buffered_.resize(kReadSize);
+      const std::size_t got = socket_.receiveSome(buffered_.data(), buffered_.size(), deadline, problem);
+      if (got == 0) return false;
+      buffered_.resize(got);
+      bufferedStart_ = 0;
+    }
+    const std::size_t count = std::min(size, buffered_.size() - bufferedStart_);
+    std::copy(buffered_.begin() + static_cast<std::ptrdiff_t>(bufferedStart_),
+              buffered_.begin() + static_cast<std::ptrdiff_t>(bufferedStart_ + count), out);
+    bufferedStart_ += count;
+    out += count;
+    size -= count;
+  }
+  return true;
+}
+
 bool ClusterConnection::read(Deadline deadline, wire::Message& message, std::string& problem) {
   std::uint8_t header[wire::kHeaderSize];
-  if (!socket_.receive(header, sizeof header, deadline, problem)) return false;
+  if (!take(header, sizeof header, deadline, problem)) return false;
   std::uint64_t size = 0;
   if (!wire::decodeHeader(header, size, message.type, problem)) return false;
   // Grown as bytes arrive: a header announcing gigabytes from a hostile
@@ -30,14 +59,14 @@ bool ClusterConnection::read(Deadline deadline, wire::Message& message, std::str
     const std::size_t start = message.body.size();
     const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - start));
     message.body.resize(start + count);
-    if (!socket_.receive(message.body.data() + start, count, deadline, problem)) return false;
+    if (!take(message.body.data() + start, count, deadline, problem)) return false;
   }
   return true;
 }
 
 ClusterConnection::Outcome ClusterConnection::call(std::uint8_t type, const std::vector<std::uint8_t>& body,
                                                    Deadline deadline, wire::Message& answer, std::string& problem) {
-  if (isBroken() || socket_.peerClosed()) {
+  if (isBroken() || bufferedStart_ != buffered_.size() || socket_.peerClosed()) {
     // Closed while idle (a node that stopped or restarted): the request
     // never leaves, so it cannot have run.
     socket_.close();

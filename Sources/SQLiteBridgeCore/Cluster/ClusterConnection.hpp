@@ -46,9 +46,16 @@ class ClusterConnection {
   ClusterConnection(std::string address, ClusterSocket socket)
       : address_(std::move(address)), socket_(std::move(socket)) {}
   bool read(Deadline deadline, wire::Message& message, std::string& problem);
+  /// Fills `out` with the next `size` bytes: first from what an earlier
+  /// read brought beyond its message, then from the socket.
+  bool take(std::uint8_t* out, std::size_t size, Deadline deadline, std::string& problem);
 
   std::string address_;
   ClusterSocket socket_;
+  /// Bytes received but not taken yet (a message often arrives with the
+  /// next one's start, or whole with its header in one read).
+  std::vector<std::uint8_t> buffered_;
+  std::size_t bufferedStart_ = 0;
 };
 
 }  // namespace sqlitebridge

@@ -193,33 +193,29 @@ bool ClusterSocket::peerClosed() noexcept {
   return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) || got > 0;
 }
 
-bool ClusterSocket::receive(std::uint8_t* bytes, std::size_t size, Deadline deadline, std::string& problem) {
+std::size_t ClusterSocket::receiveSome(std::uint8_t* bytes, std::size_t size, Deadline deadline, std::string& problem) {
   if (fd_ < 0) {
     problem = "not connected";
-    return false;
+    return 0;
   }
-  std::size_t received = 0;
-  while (received < size) {
-    const ssize_t got = ::recv(fd_, bytes + received, size - received, 0);
-    if (got > 0) {
-      received += static_cast<std::size_t>(got);
-      continue;
+  // An answer is awaited: waiting first saves the read that would find
+  // nothing yet.
+  for (;;) {
+    const int ready = waitFor(fd_, POLLIN, deadline);
+    if (ready <= 0) {
+      problem = ready == 0 ? "no answer in time" : systemError("poll", errno);
+      return 0;
     }
+    const ssize_t got = ::recv(fd_, bytes, size, 0);
+    if (got > 0) return static_cast<std::size_t>(got);
     if (got == 0) {
       problem = "the node closed the connection";
-      return false;
+      return 0;
     }
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      const int ready = waitFor(fd_, POLLIN, deadline);
-      if (ready > 0) continue;
-      problem = ready == 0 ? "no answer in time" : systemError("poll", errno);
-      return false;
-    }
+    if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
     problem = systemError("recv", errno);
-    return false;
+    return 0;
   }
-  return true;
 }
 
 }  // namespace sqlitebridge

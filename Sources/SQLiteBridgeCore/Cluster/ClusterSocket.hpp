@@ -48,9 +48,10 @@ class ClusterSocket {
   /// nothing was asked of it: a request sent now would surely be lost,
   /// and it did not run.
   bool peerClosed() noexcept;
-  /// Receives exactly `size` bytes before `deadline`; false (with
-  /// `problem`) when the connection closed or failed or time ran out.
-  bool receive(std::uint8_t* bytes, std::size_t size, Deadline deadline, std::string& problem);
+  /// Receives at least one and at most `size` bytes before `deadline`;
+  /// 0 (with `problem`) when the connection closed or failed or time ran
+  /// out.
+  std::size_t receiveSome(std::uint8_t* bytes, std::size_t size, Deadline deadline, std::string& problem);
 
  private:
   explicit ClusterSocket(int fd) noexcept : fd_(fd) {}
