@@ -54,8 +54,8 @@ void decodeOne(std::uint8_t which, const std::uint8_t* data, std::size_t size) {
     }
     return;
   }
-  static const std::uint8_t kTypes[] = {0, wire::Failure, wire::Server, wire::Servers,
-                                        wire::Db, wire::Result, wire::Empty, wire::Rows};
+  static const std::uint8_t kTypes[] = {0,        wire::Failure, wire::Server, wire::Servers,
+                                        wire::Db, wire::Result,  wire::Empty,  wire::Rows};
   wire::Message message;
   message.type = kTypes[which];
   message.body.assign(data, data + size);
@@ -178,7 +178,8 @@ void playToClient(const std::uint8_t* data, std::size_t size) {
     std::vector<sqlitebridge::Row> rows;
     const bool ok = db.execute("SELECT 1", {}, &rows);
     const sqlitebridge::Error error = db.lastError();
-    FUZZ_CHECK(ok || (error.code != 0 && !error.message.empty()), "a failed call left no error (code %d, \"%s\")", error.code, fuzz::printable(error.message).c_str());
+    FUZZ_CHECK(ok || (error.code != 0 && !error.message.empty()), "a failed call left no error (code %d, \"%s\")",
+               error.code, fuzz::printable(error.message).c_str());
     db.execute("INSERT INTO t VALUES (?)", {sqlitebridge::Value(1)});
   } else {
     const sqlitebridge::Error error = db.lastError();

@@ -24,7 +24,8 @@ namespace {
 
 // The lines the dqlite shell printed for `sql` ("a|b|c"), prompts removed.
 std::vector<std::string> shellLines(const std::string& servers, const std::string& database, const std::string& sql) {
-  const std::string output = sqlitebridge_test::runWithInput({findProgram("dqlite"), "-s", servers, database}, sql + "\n");
+  const std::string output =
+      sqlitebridge_test::runWithInput({findProgram("dqlite"), "-s", servers, database}, sql + "\n");
   std::vector<std::string> lines;
   std::stringstream stream(output);
   for (std::string line; std::getline(stream, line);) {
@@ -38,7 +39,8 @@ std::vector<std::string> shellLines(const std::string& servers, const std::strin
 
 TEST(GoDqliteInterop, TheDqliteShellReadsWhatOurClientWroteToOurNodes) {
   SKIP_WITHOUT_DQLITE_NODES();
-  if (findProgram("dqlite").empty()) GTEST_SKIP() << "go-dqlite's dqlite shell is not installed (apt-get install go-dqlite)";
+  if (findProgram("dqlite").empty())
+    GTEST_SKIP() << "go-dqlite's dqlite shell is not installed (apt-get install go-dqlite)";
   LocalCluster cluster;
   std::string problem;
   ASSERT_TRUE(cluster.start(3, problem)) << problem;
@@ -63,9 +65,13 @@ TEST(GoDqliteInterop, OurClientReadsAndWritesAClusterOfDqliteDemoNodes) {
   std::vector<std::unique_ptr<SpawnedProcess>> nodes;
   for (int i = 0; i < 3; ++i) {
     addresses.push_back("127.0.0.1:" + std::to_string(sqlitebridge_test::freePort()));
-    std::vector<std::string> arguments = {demo,     "--api", "127.0.0.1:" + std::to_string(sqlitebridge_test::freePort()),
-                                          "--db",   addresses.back(),
-                                          "--dir",  directory.makeSubdirectory("demo" + std::to_string(i))};
+    std::vector<std::string> arguments = {demo,
+                                          "--api",
+                                          "127.0.0.1:" + std::to_string(sqlitebridge_test::freePort()),
+                                          "--db",
+                                          addresses.back(),
+                                          "--dir",
+                                          directory.makeSubdirectory("demo" + std::to_string(i))};
     if (i > 0) {
       arguments.push_back("--join");
       arguments.push_back(addresses[0]);
