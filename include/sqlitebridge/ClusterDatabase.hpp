@@ -113,6 +113,10 @@ class SQLITEBRIDGE_API ClusterDatabase {
   std::int64_t lastInsertRowId() const noexcept;
   /// The rows the last successful write changed (as the node reported it).
   std::int64_t changes() const noexcept;
+  /// The column names of the last successful statement's result, in order,
+  /// also when it had no rows (a `Row` has them only when there is one);
+  /// empty after a statement that returns no columns.
+  std::vector<std::string> lastColumnNames() const;
 
   /// The cluster's members (ids, addresses, roles), as the leader knows
   /// them. Fails as `execute` does when no leader can be reached.

@@ -51,6 +51,7 @@ struct ClusterDatabase::Impl {
   Error error;
   std::int64_t lastInsertRowId = 0;
   std::int64_t changes = 0;
+  std::vector<std::string> columnNames;
 
   // The transaction, as the statements this client sent tell it.
   bool inTransaction = false;
@@ -295,6 +296,7 @@ struct ClusterDatabase::Impl {
       if (!wire::decodeResult(answer, lastId, affected, problem)) return garbled(problem, sql, failure);
       lastInsertRowId = static_cast<std::int64_t>(lastId);
       changes = static_cast<std::int64_t>(affected);
+      columnNames.clear();
       if (rows != nullptr) rows->clear();
       return Attempt::Done;
     }
@@ -320,6 +322,7 @@ struct ClusterDatabase::Impl {
       }
     }
     if (rows != nullptr) *rows = std::move(collected);
+    columnNames = *names;
     return Attempt::Done;
   }
 
@@ -788,6 +791,10 @@ bool ClusterDatabase::remove(std::uint64_t id) noexcept {
 
 std::int64_t ClusterDatabase::lastInsertRowId() const noexcept { return impl_ ? impl_->lastInsertRowId : 0; }
 std::int64_t ClusterDatabase::changes() const noexcept { return impl_ ? impl_->changes : 0; }
+
+std::vector<std::string> ClusterDatabase::lastColumnNames() const {
+  return impl_ ? impl_->columnNames : std::vector<std::string>();
+}
 
 bool ClusterDatabase::isInTransaction() const noexcept { return impl_ && impl_->inTransaction; }
 

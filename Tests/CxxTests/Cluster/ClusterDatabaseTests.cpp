@@ -88,6 +88,13 @@ TEST_F(ClusterDatabaseTest, RunsStatementsWithArgumentsAndNamesTheColumns) {
   EXPECT_TRUE(none.empty());
   EXPECT_EQ(db_.changes(), 3);
   EXPECT_TRUE(db_.execute("SELECT * FROM notes"));
+  // The names come with a result that has no rows too.
+  std::vector<Row> empty;
+  ASSERT_TRUE(db_.execute("SELECT id, title AS heading FROM notes WHERE id < 0", {}, &empty));
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(db_.lastColumnNames(), (std::vector<std::string>{"id", "heading"}));
+  ASSERT_TRUE(db_.execute("DELETE FROM notes WHERE id < 0"));
+  EXPECT_TRUE(db_.lastColumnNames().empty());
 }
 
 TEST_F(ClusterDatabaseTest, EveryValueTypeRoundTrips) {
