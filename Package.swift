@@ -24,7 +24,9 @@ let package = Package(
   // Which SQLite the core links. One of the two, never both (the core's
   // SQLiteHeader.hpp stops the build): `swift build --traits SQLCipher`
   // replaces the default, and a dependency asks with
-  // `.package(path: …, traits: ["SQLCipher"])`.
+  // `.package(path: …, traits: ["SQLCipher"])`. `Dqlite` adds the
+  // in-process dqlite node (ClusterNode) on top of the system SQLite, which
+  // libdqlite links itself; the cluster client needs no trait.
   traits: [
     .default(enabledTraits: ["SystemSQLite"]),
     .trait(
@@ -36,6 +38,14 @@ let package = Package(
       description:
         "Link SQLCipher (libsqlcipher) instead of the system SQLite, so that Configuration.key encrypts the "
         + "database. Replaces SystemSQLite: enable it alone (swift build --traits SQLCipher)."
+    ),
+    .trait(
+      name: "Dqlite",
+      description:
+        "Build ClusterNode, a dqlite node running in the process, by linking libdqlite (Debian: libdqlite-dev). "
+        + "Enables SystemSQLite too (libdqlite links the system SQLite) and cannot be combined with SQLCipher. "
+        + "ClusterDatabase, the cluster client, needs no trait.",
+      enabledTraits: ["SystemSQLite"]
     ),
   ],
   targets: [
@@ -49,11 +59,13 @@ let package = Package(
       cxxSettings: [
         .define("SQLITEBRIDGE_SYSTEM_SQLITE", .when(traits: ["SystemSQLite"])),
         .define("SQLITEBRIDGE_SQLCIPHER", .when(traits: ["SQLCipher"])),
+        .define("SQLITEBRIDGE_DQLITE", .when(traits: ["Dqlite"])),
         .headerSearchPath("Sources/SQLiteBridgeCore"),
       ] + coreFolders.map { .headerSearchPath("Sources/SQLiteBridgeCore/\($0)") },
       linkerSettings: [
         .linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"])),
         .linkedLibrary("sqlcipher", .when(traits: ["SQLCipher"])),
+        .linkedLibrary("dqlite", .when(traits: ["Dqlite"])),
         .linkedFramework("CoreFoundation", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
       ]
     ),

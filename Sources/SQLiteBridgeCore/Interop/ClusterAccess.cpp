@@ -1,0 +1,125 @@
+// interop::ClusterAccess: the cluster client and node as the Swift facade
+// calls them. Each entry point is noexcept; what the core's members could
+// throw (copies of strings, the write block's rethrow) stops here.
+#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/SQLite.hpp"
+
+namespace sqlitebridge::interop {
+
+namespace {
+
+Error outOfMemory() noexcept {
+  Error error;
+  error.code = SQLITE_NOMEM;
+  error.extendedCode = SQLITE_NOMEM;
+  return error;
+}
+
+/// What the core's block calls: the Swift body and its context.
+struct WriteThunk {
+  ClusterAccess::WriteBody body;
+  void* context;
+};
+
+}  // namespace
+
+bool ClusterAccess::execute(ClusterDatabase& database, const std::string& sql, const ValueList& arguments,
+                            RowList& rows) noexcept {
+  return database.execute(sql, arguments, &rows);
+}
+
+bool ClusterAccess::write(ClusterDatabase& database, WriteBody body, void* context, Error& error) noexcept {
+  WriteThunk thunk{body, context};
+  try {
+    return database.runWriteBlock(
+        [](void* thunkContext, ClusterDatabase&) -> bool {
+          const WriteThunk& called = *static_cast<const WriteThunk*>(thunkContext);
+          return called.body(called.context);
+        },
+        &thunk, &error);
+  } catch (...) {
+    // The body is Swift's and never throws: only a copy of an error can
+    // have run out of memory. runWriteBlock rolled back before rethrowing.
+    error = outOfMemory();
+    return false;
+  }
+}
+
+Error ClusterAccess::lastError(const ClusterDatabase& database) noexcept {
+  try {
+    return database.lastError();
+  } catch (...) {
+    return outOfMemory();
+  }
+}
+
+std::string ClusterAccess::leaderAddress(const ClusterDatabase& database) noexcept {
+  try {
+    return database.leaderAddress();
+  } catch (...) {
+    return std::string();
+  }
+}
+
+std::string ClusterAccess::nodeAddress(const ClusterNode& node) noexcept {
+  try {
+    return node.address();
+  } catch (...) {
+    return std::string();
+  }
+}
+
+bool ClusterAccess::appendNull(ValueList& values) noexcept {
+  try {
+    values.emplace_back();
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool ClusterAccess::appendInteger(ValueList& values, std::int64_t integer) noexcept {
+  try {
+    values.emplace_back(integer);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool ClusterAccess::appendReal(ValueList& values, double real) noexcept {
+  try {
+    values.emplace_back(real);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool ClusterAccess::appendText(ValueList& values, const void* bytes, std::size_t size) noexcept {
+  try {
+    values.emplace_back(std::string(bytes != nullptr ? static_cast<const char*>(bytes) : "", size));
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool ClusterAccess::appendBlob(ValueList& values, const void* bytes, std::size_t size) noexcept {
+  try {
+    values.push_back(Value::fromBlob(bytes, size));
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+std::string ClusterAccess::columnName(const RowList& rows, std::size_t column) noexcept {
+  try {
+    return rows.empty() ? std::string() : rows.front().columnName(column);
+  } catch (...) {
+    return std::string();
+  }
+}
+
+}  // namespace sqlitebridge::interop
