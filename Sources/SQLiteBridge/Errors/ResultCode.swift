@@ -118,6 +118,26 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let busySnapshot = ResultCode(rawValue: 517)
   /// The database file was moved or renamed while open (1032).
   public static let readOnlyDatabaseMoved = ResultCode(rawValue: 1032)
+  /// `SQLITE_ABORT_ROLLBACK` (516): the transaction was rolled back. A
+  /// `ClusterDatabase` reports it for a statement of a transaction whose
+  /// connection to the leader went away before COMMIT: nothing of the
+  /// transaction was committed, and every statement but COMMIT and ROLLBACK
+  /// fails with it until one of them ends the transaction on the client too.
+  public static let abortRollback = ResultCode(rawValue: 516)
+
+  // MARK: dqlite's extended codes (a ClusterDatabase's errors)
+
+  /// `SQLITE_IOERR_NOT_LEADER` (10250, dqlite's): the node asked is not the
+  /// cluster's leader, so it did not run the request. A `ClusterDatabase`
+  /// sends such a request again to the new leader itself; it reaches the
+  /// caller only when no node knows of a leader (`ClusterDatabase.leader()`
+  /// then answers nil).
+  public static let ioErrorNotLeader = ResultCode(rawValue: 10250)
+  /// `SQLITE_IOERR_LEADERSHIP_LOST` (10506, dqlite's): the leader was lost
+  /// after a write was sent, so it may or may not have been applied; the
+  /// message starts "outcome in doubt". A `ClusterDatabase` never sends such
+  /// a write again: check whether it was applied before repeating it.
+  public static let ioErrorLeadershipLost = ResultCode(rawValue: 10506)
 }
 
 extension ResultCode {

@@ -7,11 +7,24 @@ import SQLiteBridgeCore
 // dictionary is built. One `RowDecodingContext` serves every row of a query.
 // Coding paths are built only for errors.
 
-/// What every row of one query shares while it is decoded: the row view
-/// (the same statement on every row), the names keys are matched with, and
-/// the column each key was found at on earlier rows.
+/// What every row of one query shares while it is decoded: where the rows
+/// come from (a statement stepped row by row, or rows the core already
+/// holds), the names keys are matched with, and the column each key was
+/// found at on earlier rows.
 final class RowDecodingContext {
-  let row: RowView
+  /// The statement whose current row is decoded (the same statement on
+  /// every row); nil when the rows are `heldRows`.
+  private let statement: UnsafePointer<sqlitebridge.Statement>?
+  /// Rows the core returned whole (a `ClusterDatabase` result), decoded one
+  /// by one: `heldRow` is the current one. Nil for a statement.
+  private let heldRows: UnsafePointer<sqlitebridge.interop.RowList>?
+  /// The row of `heldRows` being decoded. (Unchecked: a context serves one
+  /// query on one thread.)
+  @exclusivity(unchecked) var heldRow = 0
+  /// The SQL of held rows, for errors (a statement knows its own).
+  private let heldSQL: String
+  /// The column names, in order.
+  let columnNames: [String]
   let keyDecoding: KeyDecodingStrategy
   /// Column names as keys are compared with them (converted from
   /// snake_case when asked).
@@ -50,10 +63,34 @@ final class RowDecodingContext {
   /// The type fetched reads from one column when it is convertible.
   private let convertibleType: (any DatabaseValueConvertible.Type)?
 
-  init<T>(row: RowView, keyDecoding: KeyDecodingStrategy, decoding type: T.Type) {
-    self.row = row
+  /// A context decoding the current row of `row`'s statement.
+  convenience init<T>(row: RowView, keyDecoding: KeyDecodingStrategy, decoding type: T.Type) {
+    self.init(
+      statement: row.statement, heldRows: nil, heldSQL: "", columnNames: row.columns.names, keyDecoding: keyDecoding,
+      decoding: type)
+  }
+
+  /// A context decoding the rows of `rows` (named `columnNames`, the result
+  /// of `sql`), one by one from `heldRow` 0. `rows` must stay unchanged
+  /// while the context is used.
+  convenience init<T>(
+    rows: UnsafePointer<sqlitebridge.interop.RowList>, columnNames: [String], sql: String,
+    keyDecoding: KeyDecodingStrategy, decoding type: T.Type
+  ) {
+    self.init(
+      statement: nil, heldRows: rows, heldSQL: sql, columnNames: columnNames, keyDecoding: keyDecoding, decoding: type)
+  }
+
+  private init<T>(
+    statement: UnsafePointer<sqlitebridge.Statement>?, heldRows: UnsafePointer<sqlitebridge.interop.RowList>?,
+    heldSQL: String, columnNames: [String], keyDecoding: KeyDecodingStrategy, decoding type: T.Type
+  ) {
+    self.statement = statement
+    self.heldRows = heldRows
+    self.heldSQL = heldSQL
+    self.columnNames = columnNames
     self.keyDecoding = keyDecoding
-    keyNames = row.columns.names.map(keyDecoding.keyName(forColumn:))
+    keyNames = columnNames.map(keyDecoding.keyName(forColumn:))
     convertibleType = type as? any DatabaseValueConvertible.Type
     plan = .allocate(capacity: 1)
     plan.initialize(to: Plan())
@@ -161,8 +198,21 @@ final class RowDecodingContext {
   /// (`column` is an index of `keyNames`, so it fits an Int32.)
   @inline(__always)
   func view(_ column: Int) -> sqlitebridge.ColumnView {
-    row.statement.pointee.column(Int32(truncatingIfNeeded: column))
+    if let statement { return statement.pointee.column(Int32(truncatingIfNeeded: column)) }
+    return heldView(column)
   }
+
+  /// Column `column` of the current held row, borrowed from the core's list.
+  @inline(never)
+  private func heldView(_ column: Int) -> sqlitebridge.ColumnView {
+    sqlitebridge.interop.ClusterAccess.column(heldRows!.pointee, heldRow, column)
+  }
+
+  /// Column `column` of the current row, copied.
+  func value(_ column: Int) -> DatabaseValue { DatabaseValue(view(column)) }
+
+  /// The SQL whose rows are decoded, for errors.
+  var sql: String { statement.map { String($0.pointee.sql()) } ?? heldSQL }
 
   /// Whether column `column` of the current row is NULL.
   func isNull(_ column: Int) -> Bool { view(column).type == .Null }
@@ -185,9 +235,9 @@ final class RowDecodingContext {
 
   /// The error for column `column`, whose value does not convert to `type`.
   func mismatch<T>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) -> DecodingError {
-    let value = row[column]
+    let value = self.value(column)
     let error = DatabaseError.conversion(
-      column: row.columnName(column), value: value, storageClass: view(column).type, type: type, sql: row.sql)
+      column: columnNames[column], value: value, storageClass: view(column).type, type: type, sql: sql)
     let context = DecodingError.Context(codingPath: codingPath, debugDescription: error.message, underlyingError: error)
     return value.isNull ? .valueNotFound(type, context) : .typeMismatch(type, context)
   }
@@ -196,7 +246,7 @@ final class RowDecodingContext {
   ///
   /// - Throws: `DecodingError`, as `read`.
   func convert<T: DatabaseValueConvertible>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) throws -> T {
-    if let converted = T.fromDatabaseValue(row[column]) { return converted }
+    if let converted = T.fromDatabaseValue(value(column)) { return converted }
     throw mismatch(type, column: column, codingPath: codingPath)
   }
 
@@ -222,7 +272,7 @@ final class RowDecodingContext {
   ///   when the column is not text, `.dataCorrupted` naming the column
   ///   when the text is not JSON for `T` (underlying error: JSONDecoder's).
   private func decodeJSON<T: Decodable>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) throws -> T {
-    let value = row[column]
+    let value = self.value(column)
     guard case .text(let text) = value else {
       throw mismatch(type, column: column, codingPath: codingPath)
     }
@@ -230,7 +280,7 @@ final class RowDecodingContext {
       return try JSONDecoder().decode(T.self, from: Data(text.utf8))
     } catch {
       let description =
-        "column \"\(row.columnName(column))\" holds \(value.conversionDescription), which is not JSON for "
+        "column \"\(columnNames[column])\" holds \(value.conversionDescription), which is not JSON for "
         + "\(conversionTypeName(type)): \(error)"
       throw DecodingError.dataCorrupted(
         DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: error))
@@ -245,7 +295,7 @@ final class RowDecodingContext {
         "no column named \"\(SnakeCase.snakeCase(key.stringValue))\" in the row (nor another whose name "
         + "converts from snake_case to \"\(key.stringValue)\")"
     }
-    description += "; columns: " + row.columns.names.map { "\"\($0)\"" }.joined(separator: ", ")
+    description += "; columns: " + columnNames.map { "\"\($0)\"" }.joined(separator: ", ")
     return .keyNotFound(key, DecodingError.Context(codingPath: [key], debugDescription: description))
   }
 }

@@ -16,9 +16,14 @@ final class ColumnTable {
   /// asked for next. (Unchecked: a table serves one statement on one thread.)
   @exclusivity(unchecked) @usableFromInline var hint = 0
 
-  init(_ statement: borrowing sqlitebridge.Statement) {
-    count = statement.columnCount()
-    let names = (0..<count).map { String(statement.columnName($0)) }
+  convenience init(_ statement: borrowing sqlitebridge.Statement) {
+    self.init(names: (0..<statement.columnCount()).map { String(statement.columnName($0)) })
+  }
+
+  /// The table of columns named `names`, in order (for rows that come from
+  /// elsewhere than a statement: a `ClusterDatabase` result).
+  init(names: [String]) {
+    count = Int32(names.count)
     self.names = names
     isLeftmost = names.indices.map { index in !names[..<index].contains { Identifier.same($0, names[index]) } }
   }

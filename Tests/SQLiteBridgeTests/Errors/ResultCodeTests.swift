@@ -49,6 +49,10 @@ struct ResultCodeTests {
       (.constraintCommitHook, .constraint, "SQLITE_CONSTRAINT_COMMITHOOK (531)"),
       (.busySnapshot, .busy, "SQLITE_BUSY_SNAPSHOT (517)"),
       (.readOnlyDatabaseMoved, .readOnly, "SQLITE_READONLY_DBMOVED (1032)"),
+      (.abortRollback, .abort, "SQLITE_ABORT_ROLLBACK (516)"),
+      // dqlite's own, which a ClusterDatabase reports.
+      (.ioErrorNotLeader, .ioError, "SQLITE_IOERR_NOT_LEADER (10250)"),
+      (.ioErrorLeadershipLost, .ioError, "SQLITE_IOERR_LEADERSHIP_LOST (10506)"),
     ]
     for (code, primary, description) in expected {
       #expect(code.primary == primary, "\(description)")
