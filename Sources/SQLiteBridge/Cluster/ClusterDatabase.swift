@@ -180,6 +180,17 @@ public final class ClusterDatabase {
   /// it).
   public var changes: Int { Int(core.changes()) }
 
+  /// The column names of the last successful statement's result, in order,
+  /// also when it had no rows (a `Row` has them only when there is one);
+  /// empty after a statement that returns no columns (the core's
+  /// `lastColumnNames`). Empty, too, in the unlikely case that memory runs
+  /// out while copying them.
+  public var lastColumnNames: [String] {
+    var names = sqlitebridge.interop.StringList()
+    guard sqlitebridge.interop.ClusterAccess.lastColumnNames(core, &names) else { return [] }
+    return (0..<names.size()).map { String(names[$0]) }
+  }
+
   /// Whether a transaction is open on the leader's connection (a `write`
   /// block, or a BEGIN or SAVEPOINT this client ran).
   public var isInTransaction: Bool { core.isInTransaction() }

@@ -61,6 +61,16 @@ std::string ClusterAccess::leaderAddress(const ClusterDatabase& database) noexce
   }
 }
 
+bool ClusterAccess::lastColumnNames(const ClusterDatabase& database, StringList& names) noexcept {
+  try {
+    names = database.lastColumnNames();
+    return true;
+  } catch (...) {
+    names.clear();
+    return false;
+  }
+}
+
 std::string ClusterAccess::nodeAddress(const ClusterNode& node) noexcept {
   try {
     return node.address();

@@ -43,7 +43,11 @@ struct ClusterDatabaseTests {
     // Duplicate names: the leftmost wins in a dictionary, a row keeps all.
     #expect(try db.execute("SELECT 1 AS a, 2 AS a, 3 AS b") == [["a": 1, "b": 3]])
     #expect(try db.rows("SELECT 1 AS a, 2 AS a").first?.values == [1, 2])
+    // The names of a result without rows, from the client itself.
     #expect(try db.rows("SELECT * FROM notes WHERE id > 99") == [])
+    #expect(db.lastColumnNames == ["id", "title"])
+    try db.execute("DELETE FROM notes WHERE id > 99")
+    #expect(db.lastColumnNames == [])
   }
 
   @Test func everyValueTypeRoundTrips() throws {

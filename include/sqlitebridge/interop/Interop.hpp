@@ -630,6 +630,9 @@ struct SQLITEBRIDGE_API ClusterAccess {
   /// `database.leaderAddress()`; empty when not connected (or when memory
   /// runs out).
   static std::string leaderAddress(const ClusterDatabase& database) noexcept;
+  /// Sets `names` to `database.lastColumnNames()`; false (`names` empty)
+  /// only when memory runs out.
+  static bool lastColumnNames(const ClusterDatabase& database, StringList& names) noexcept;
   /// `node.address()`; empty when not running (or when memory runs out).
   static std::string nodeAddress(const ClusterNode& node) noexcept;
 
