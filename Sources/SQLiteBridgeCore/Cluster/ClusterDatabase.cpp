@@ -13,6 +13,7 @@
 
 #include "ClusterConnection.hpp"
 #include "ClusterGuards.hpp"
+#include "ClusterShadowSchema.hpp"
 #include "ClusterStatements.hpp"
 #include "SqlText.hpp"
 #include "sqlitebridge/SQLite.hpp"
@@ -66,9 +67,13 @@ struct ClusterDatabase::Impl {
   // Guards (ClusterGuards.hpp) on the current connection: made again
   // before the next write after the schema may have changed.
   bool guardsStale = true;
-  /// Guards were made inside the open transaction, which may still roll
-  /// them back.
-  bool guardsMadeInTransaction = false;
+  /// The local copy of the schema (reads are checked against it, the
+  /// guards made from it), and whether it must be fetched again.
+  ClusterShadowSchema shadow;
+  bool schemaStale = true;
+  /// Guards or the schema's copy were made inside the open transaction,
+  /// which may still roll the schema back.
+  bool madeInTransaction = false;
   std::vector<std::string> guardNames;
 
   // Prepared statements on the current connection: SQL -> id and
@@ -95,6 +100,7 @@ struct ClusterDatabase::Impl {
     preparedOrder.clear();
     guardNames.clear();
     guardsStale = true;
+    schemaStale = true;
     if (inTransaction) {
       inTransaction = false;
       openedBySavepoint = false;
@@ -221,16 +227,29 @@ struct ClusterDatabase::Impl {
 
   // MARK: Guards
 
+  /// Fetches the schema's copy again when it may be stale (or when
+  /// `force`). An attempt's outcome, as `attempt` gives it; nothing of the
+  /// caller's statement was sent yet.
+  Attempt refreshSchema(Deadline overall, Error& failure, bool force = false) {
+    if (!schemaStale && !force) return Attempt::Done;
+    std::vector<Row> rows;
+    const Attempt step =
+        attempt(ClusterShadowSchema::query(), {}, ClusterStatementKind::Read, &rows, overall, failure, false);
+    if (step != Attempt::Done) return step == Attempt::Lost ? Attempt::NotSent : step;
+    shadow.rebuild(rows);
+    schemaStale = false;
+    guardsStale = true;  // made from the copy: made again from the new one
+    madeInTransaction = madeInTransaction || inTransaction;
+    return Attempt::Done;
+  }
+
   /// Makes the guards when they may be stale. An attempt's outcome, as
   /// `attempt` gives it (nothing of the caller's statement was sent yet).
   Attempt installGuards(Deadline overall, Error& failure) {
+    Attempt step = refreshSchema(overall, failure);
+    if (step != Attempt::Done) return step;
     if (!guardsStale) return Attempt::Done;
-    std::vector<Row> rows;
-    Attempt step = attempt(clusterGuardQuery(), {}, ClusterStatementKind::Read, &rows, overall, failure);
-    if (step != Attempt::Done) return step == Attempt::Lost ? Attempt::NotSent : step;
-    std::vector<std::vector<Value>> columns;
-    for (const Row& row : rows) columns.push_back(row.values());
-    const std::string script = clusterGuardScript(columns, guardNames);
+    const std::string script = clusterGuardScript(shadow.guardedColumns(), guardNames);
     if (!script.empty()) {
       wire::BodyWriter body;
       body.u64(0);
@@ -252,8 +271,26 @@ struct ClusterDatabase::Impl {
       }
     }
     guardsStale = false;
-    guardsMadeInTransaction = inTransaction;
+    madeInTransaction = madeInTransaction || inTransaction;
     return Attempt::Done;
+  }
+
+  /// Refuses a read whose result could hand the leader a value it aborts
+  /// on (ClusterShadowSchema.hpp), before it is sent.
+  Attempt checkRead(const std::string& sql, Deadline overall, Error& failure) {
+    Attempt step = refreshSchema(overall, failure);
+    if (step != Attempt::Done) return step;
+    std::string problem;
+    ClusterShadowSchema::Verdict verdict = shadow.check(sql, problem);
+    if (verdict == ClusterShadowSchema::Verdict::Unknown) {
+      // Perhaps made by another client since the copy was taken.
+      step = refreshSchema(overall, failure, true);
+      if (step != Attempt::Done) return step;
+      verdict = shadow.check(sql, problem);
+    }
+    if (verdict != ClusterShadowSchema::Verdict::Refused) return Attempt::Done;
+    failure = makeError(SQLITE_MISUSE, problem, sql);
+    return Attempt::Failed;
   }
 
   // MARK: Statements
@@ -262,10 +299,11 @@ struct ClusterDatabase::Impl {
   /// found prepared), run, its rows read whole. `failure` is set for
   /// Failed (the node's error) and holds the problem otherwise.
   Attempt attempt(const std::string& sql, const std::vector<Value>& arguments, ClusterStatementKind kind,
-                  std::vector<Row>* rows, Deadline overall, Error& failure) {
+                  std::vector<Row>* rows, Deadline overall, Error& failure, bool caller = true) {
     Prepared statement{};
     Attempt step = Attempt::Done;
-    if (kind != ClusterStatementKind::Read) step = installGuards(overall, failure);
+    if (caller && kind != ClusterStatementKind::Read) step = installGuards(overall, failure);
+    if (caller && kind == ClusterStatementKind::Read) step = checkRead(sql, overall, failure);
     if (step != Attempt::Done) return step;
     step = prepare(sql, overall, statement, failure);
     if (step != Attempt::Done) return step;
@@ -391,6 +429,12 @@ struct ClusterDatabase::Impl {
     if (primaryResultCode(extended) == 0) extended = SQLITE_ERROR;
     if (message.empty()) message = "the node failed the request with code " + std::to_string(code);
     if (isClusterGuardMessage(message)) extended = SQLITE_MISUSE;
+    if (extended == SQLITE_ROW) {
+      // A write that returns rows: dqlite 1.11 runs writes to their end
+      // only when they return none, and rolls this one back.
+      extended = SQLITE_MISUSE;
+      message = "dqlite 1.11 cannot return rows from a write (RETURNING); nothing was applied";
+    }
     failure = makeError(extended, message, sql);
     if (extended == kNotLeader) return Attempt::NotLeader;
     if (extended == kLeadershipLost) return Attempt::LeadershipLost;
@@ -508,8 +552,12 @@ struct ClusterDatabase::Impl {
     inTransaction = false;
     openedBySavepoint = false;
     savepoints.clear();
-    if (guardsMadeInTransaction) guardsStale = true;  // a rollback took them back
-    guardsMadeInTransaction = false;
+    if (madeInTransaction) {
+      // A rollback may have taken back the schema (and the guards) they saw.
+      guardsStale = true;
+      schemaStale = true;
+    }
+    madeInTransaction = false;
   }
 
   /// Follows the transaction from a statement that succeeded.
@@ -543,6 +591,7 @@ struct ClusterDatabase::Impl {
         break;
       }
       case ClusterStatementKind::Schema:
+        schemaStale = true;
         guardsStale = true;
         break;
       default:
@@ -623,6 +672,14 @@ bool ClusterDatabase::execute(const std::string& sql, const std::vector<Value>& 
     problem = wire::parametersProblem(arguments, code);
     if (!problem.empty()) return state.fail(makeError(code, problem, sql));
     const ClusterStatement statement = classifyClusterStatement(sql);
+    if (statement.returnsRows) {
+      return state.fail(makeError(
+          SQLITE_MISUSE, "dqlite 1.11 cannot return rows from a write: RETURNING is refused before it is sent", sql));
+    }
+    if (statement.attaches) {
+      return state.fail(
+          makeError(SQLITE_MISUSE, "dqlite 1.11 replicates no attached database: ATTACH and DETACH are refused", sql));
+    }
     if (state.transactionLost) {
       // The node rolled the transaction back with the connection: say so
       // until the caller ends it too.

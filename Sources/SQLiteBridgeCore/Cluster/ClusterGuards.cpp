@@ -21,23 +21,25 @@ std::string literal(const std::string& text) {
 
 }  // namespace
 
-const char* clusterGuardQuery() noexcept {
-  // dqlite compares the declared type itself, case-insensitively and whole
-  // ("BOOLEAN NOT NULL" declares "BOOLEAN"; "BOOL" is not BOOLEAN).
-  return "SELECT m.name, p.name, upper(p.type) FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p "
-         "WHERE m.type = 'table' AND upper(p.type) IN ('BOOLEAN', 'DATETIME', 'DATE', 'TIMESTAMP') "
-         "ORDER BY 1, 2";
+bool isGuardedType(const char* type) noexcept {
+  if (type == nullptr) return false;
+  for (const char* guarded : {"BOOLEAN", "DATETIME", "DATE", "TIMESTAMP"}) {
+    if (sameIdentifier(type, guarded)) return true;
+  }
+  return false;
 }
 
-std::string clusterGuardScript(const std::vector<std::vector<Value>>& columns, std::vector<std::string>& installed) {
+std::string clusterGuardScript(const std::vector<std::vector<std::string>>& columns,
+                               std::vector<std::string>& installed) {
   std::string script;
   for (const std::string& name : installed) script += "DROP TRIGGER IF EXISTS temp." + quoteIdentifier(name) + ";";
   installed.clear();
-  for (const std::vector<Value>& row : columns) {
-    if (row.size() != 3) continue;
-    const std::string table = row[0].asText();
-    const std::string column = row[1].asText();
-    const std::string type = row[2].asText();
+  for (const std::vector<std::string>& row : columns) {
+    if (row.size() != 4) continue;
+    const std::string& schema = row[0];
+    const std::string& table = row[1];
+    const std::string& column = row[2];
+    const std::string& type = row[3];
     const bool boolean = type == "BOOLEAN";
     const std::string refused = boolean ? "('text', 'real', 'blob')" : "('real', 'blob')";
     const std::string message = std::string(kGuardPrefix) + "column \"" + table + "\".\"" + column + "\" is declared " +
@@ -49,10 +51,10 @@ std::string clusterGuardScript(const std::vector<std::vector<Value>>& columns, s
     const std::string base = "sqlitebridge_guard_" + std::to_string(installed.size() / 2 + 1);
     installed.push_back(base + "_insert");
     installed.push_back(base + "_update");
-    script += "CREATE TEMP TRIGGER " + quoteIdentifier(installed[installed.size() - 2]) + " BEFORE INSERT ON main." +
-              quoteIdentifier(table) + when;
+    script += "CREATE TEMP TRIGGER " + quoteIdentifier(installed[installed.size() - 2]) + " BEFORE INSERT ON " +
+              quoteIdentifier(schema) + "." + quoteIdentifier(table) + when;
     script += "CREATE TEMP TRIGGER " + quoteIdentifier(installed.back()) + " BEFORE UPDATE OF " +
-              quoteIdentifier(column) + " ON main." + quoteIdentifier(table) + when;
+              quoteIdentifier(column) + " ON " + quoteIdentifier(schema) + "." + quoteIdentifier(table) + when;
   }
   return script;
 }

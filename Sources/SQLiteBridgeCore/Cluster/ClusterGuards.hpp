@@ -12,17 +12,19 @@
 #include <string>
 #include <vector>
 
-#include "sqlitebridge/Value.hpp"
-
 namespace sqlitebridge {
 
-/// The query that lists the guarded columns: table, column, declared type.
-const char* clusterGuardQuery() noexcept;
+/// Whether a column declared `type` is one dqlite 1.11 converts and may
+/// abort on: BOOLEAN, DATETIME, DATE or TIMESTAMP, compared as dqlite does
+/// (the whole declared type, ASCII case ignored; "BOOL" is none of them).
+bool isGuardedType(const char* type) noexcept;
 
 /// The script that drops the guards `installed` names and creates one pair
-/// for each row of `columns` (as `clusterGuardQuery` returns them);
-/// `installed` becomes the new names. Empty when there is nothing to do.
-std::string clusterGuardScript(const std::vector<std::vector<Value>>& columns, std::vector<std::string>& installed);
+/// for each row of `columns` (schema, table, column, declared type in upper
+/// case, as `ClusterShadowSchema::guardedColumns` gives them); `installed`
+/// becomes the new names. Empty when there is nothing to do.
+std::string clusterGuardScript(const std::vector<std::vector<std::string>>& columns,
+                               std::vector<std::string>& installed);
 
 /// Whether `message` is a guard's refusal.
 bool isClusterGuardMessage(const std::string& message) noexcept;

@@ -74,6 +74,20 @@ std::string savepointName(Tokens& tokens) {
                                                                                                      : std::string();
 }
 
+// Whether a RETURNING clause follows, outside parentheses.
+bool returnsRows(Tokens& tokens) {
+  int depth = 0;
+  std::string text;
+  for (Tokens::Kind kind = tokens.next(text); kind != Tokens::Kind::End; kind = tokens.next(text)) {
+    if (kind == Tokens::Kind::Punctuation) {
+      depth += text == "(" ? 1 : text == ")" ? -1 : 0;
+    } else if (kind == Tokens::Kind::Word && depth == 0 && is(text, "RETURNING")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 ClusterStatementKind kindOfMain(const std::string& word) {
   if (is(word, "SELECT") || is(word, "VALUES")) return ClusterStatementKind::Read;
   return ClusterStatementKind::Write;
@@ -100,6 +114,7 @@ ClusterStatement classifyClusterStatement(std::string_view sql) {
                  (is(text, "SELECT") || is(text, "VALUES") || is(text, "INSERT") || is(text, "UPDATE") ||
                   is(text, "DELETE") || is(text, "REPLACE"))) {
         statement.kind = kindOfMain(text);
+        if (statement.kind == ClusterStatementKind::Write) statement.returnsRows = returnsRows(tokens);
         break;
       }
     }
@@ -109,6 +124,10 @@ ClusterStatement classifyClusterStatement(std::string_view sql) {
     for (Tokens::Kind kind = tokens.next(text); kind != Tokens::Kind::End; kind = tokens.next(text)) {
       if (kind == Tokens::Kind::Punctuation && text == "=") statement.kind = ClusterStatementKind::Write;
     }
+  } else if (is(word, "INSERT") || is(word, "UPDATE") || is(word, "DELETE") || is(word, "REPLACE")) {
+    statement.returnsRows = returnsRows(tokens);
+  } else if (is(word, "ATTACH") || is(word, "DETACH")) {
+    statement.attaches = true;
   } else if (is(word, "CREATE") || is(word, "DROP") || is(word, "ALTER")) {
     statement.kind = ClusterStatementKind::Schema;
   } else if (is(word, "BEGIN")) {
@@ -136,6 +155,27 @@ ClusterStatement classifyClusterStatement(std::string_view sql) {
     }
   }
   return statement;
+}
+
+bool hasCompoundOperator(std::string_view sql) {
+  Tokens tokens(sql);
+  std::string text;
+  for (Tokens::Kind kind = tokens.next(text); kind != Tokens::Kind::End; kind = tokens.next(text)) {
+    if (kind == Tokens::Kind::Word && (is(text, "UNION") || is(text, "INTERSECT") || is(text, "EXCEPT"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> foldedNamesIn(std::string_view sql) {
+  std::vector<std::string> names;
+  Tokens tokens(sql);
+  std::string text;
+  for (Tokens::Kind kind = tokens.next(text); kind != Tokens::Kind::End; kind = tokens.next(text)) {
+    if (kind == Tokens::Kind::Word || kind == Tokens::Kind::Quoted) names.push_back(foldIdentifier(text));
+  }
+  return names;
 }
 
 }  // namespace sqlitebridge

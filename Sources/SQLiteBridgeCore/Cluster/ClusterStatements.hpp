@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sqlitebridge {
 
@@ -33,9 +34,22 @@ struct ClusterStatement {
   ClusterStatementKind kind = ClusterStatementKind::Write;
   /// The savepoint a SAVEPOINT, RELEASE or ROLLBACK TO names (unquoted).
   std::string savepoint;
+  /// A write with a RETURNING clause (dqlite 1.11 runs writes by EXEC,
+  /// which cannot return rows).
+  bool returnsRows = false;
+  /// ATTACH or DETACH (dqlite 1.11 replicates no attached database).
+  bool attaches = false;
 };
 
 /// Classifies the one statement of `sql`.
 ClusterStatement classifyClusterStatement(std::string_view sql);
+
+/// Whether `sql` holds a compound operator (UNION, INTERSECT, EXCEPT)
+/// outside its literals, quoted names and comments.
+bool hasCompoundOperator(std::string_view sql);
+
+/// The words and quoted names of `sql` (outside literals and comments),
+/// with ASCII letters lowered, as identifiers compare.
+std::vector<std::string> foldedNamesIn(std::string_view sql);
 
 }  // namespace sqlitebridge

@@ -93,7 +93,9 @@ TEST(ClusterRetryRules, AReadWhoseConnectionBreaksIsRunAgain) {
   std::atomic<int> queries{0};
   FakeDqliteServer* self = nullptr;
   FakeDqliteServer server([&](int, std::uint8_t type, const std::vector<std::uint8_t>& body) {
-    if (type == FakeDqliteServer::kQuery && queries++ == 0) return FakeDqliteServer::close();
+    if (type == FakeDqliteServer::kQuery && self->sqlOf(body) == "SELECT n FROM t" && queries++ == 0) {
+      return FakeDqliteServer::close();
+    }
     return self->healthy(type, body);
   });
   self = &server;
@@ -110,7 +112,7 @@ TEST(ClusterRetryRules, AResultCutOffBetweenItsMessagesIsReadAgainWhole) {
   std::atomic<int> queries{0};
   FakeDqliteServer* self = nullptr;
   FakeDqliteServer server([&](int, std::uint8_t type, const std::vector<std::uint8_t>& body) {
-    if (type == FakeDqliteServer::kQuery) {
+    if (type == FakeDqliteServer::kQuery && self->sqlOf(body) == "SELECT n FROM t") {
       // The first time: one message announcing more, then silence cut short.
       if (queries++ == 0) {
         Reply first = FakeDqliteServer::integers({1, 2}, true);
@@ -279,7 +281,8 @@ TEST(ClusterRetryRules, GarbageFromTheServerFailsCleanly) {
     std::atomic<int> queries{0};
     FakeDqliteServer* self = nullptr;
     FakeDqliteServer server([&](int, std::uint8_t type, const std::vector<std::uint8_t>& body) {
-      if (type == FakeDqliteServer::kQuery && queries++ == 0) return FakeDqliteServer::raw(garbage[i]);
+      if (type == FakeDqliteServer::kQuery && self->sqlOf(body) == "SELECT n FROM t" && queries++ == 0)
+        return FakeDqliteServer::raw(garbage[i]);
       return self->healthy(type, body);
     });
     self = &server;

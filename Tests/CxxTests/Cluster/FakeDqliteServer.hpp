@@ -80,6 +80,16 @@ class FakeDqliteServer {
     return closedChanged_.wait_for(lock, timeout, [&] { return closed_ >= count; });
   }
 
+  /// The SQL a PREPARE gave the statement that an EXEC or QUERY `body`
+  /// names (empty when unknown).
+  std::string sqlOf(const std::vector<std::uint8_t>& body) const {
+    if (body.size() < 8) return std::string();
+    const std::uint32_t id = static_cast<std::uint32_t>(body[4]) | (static_cast<std::uint32_t>(body[5]) << 8) |
+                             (static_cast<std::uint32_t>(body[6]) << 16) | (static_cast<std::uint32_t>(body[7]) << 24);
+    std::lock_guard<std::mutex> lock(mutex_);
+    return id < prepared_.size() ? prepared_[id] : std::string();
+  }
+
   /// Requests of `type` received so far, on every connection.
   int count(std::uint8_t type) const { return counts_[type].load(); }
 
@@ -179,7 +189,7 @@ class FakeDqliteServer {
   /// The answers of a healthy one-node leader: LEADER names this fake,
   /// OPEN, PREPARE (parameters counted as the `?` in the SQL), EXEC with
   /// rowid 1, QUERY with one row (n = 1), FINALIZE, CLUSTER.
-  Reply healthy(std::uint8_t type, const std::vector<std::uint8_t>& body) const {
+  Reply healthy(std::uint8_t type, const std::vector<std::uint8_t>& body) {
     switch (type) {
       case kLeader:
         return server(1, address_);
@@ -189,7 +199,9 @@ class FakeDqliteServer {
         const std::string sql(reinterpret_cast<const char*>(body.data()) + 8);
         std::uint64_t parameters = 0;
         for (char c : sql) parameters += c == '?' ? 1 : 0;
-        return statement(static_cast<std::uint32_t>(counts_[kPrepare].load()), parameters);
+        std::lock_guard<std::mutex> lock(mutex_);
+        prepared_.push_back(sql);
+        return statement(static_cast<std::uint32_t>(prepared_.size() - 1), parameters);
       }
       case kExec:
       case kExecSql:
@@ -297,8 +309,10 @@ class FakeDqliteServer {
   std::string address_;
   std::atomic<bool> stopping_{false};
   std::thread acceptor_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::vector<std::thread> threads_;
+  /// The SQL of each PREPARE, by the statement id it was given.
+  std::vector<std::string> prepared_;
   std::condition_variable closedChanged_;
   int closed_ = 0;
   std::atomic<int> counts_[256] = {};
