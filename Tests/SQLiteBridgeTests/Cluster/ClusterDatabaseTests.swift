@@ -284,6 +284,25 @@ struct ClusterDatabaseTests {
     #expect(try db.members().filter { $0.role == .voter }.count == 3)
   }
 
+  @Test func readsAndWritesThatCouldAbortTheNodesAreRefusedBeforeTheyAreSent() throws {
+    let db = try open("compound")
+    try db.execute("CREATE TABLE t(a INTEGER, b BOOLEAN, d DATETIME)")
+    try db.execute("INSERT INTO t VALUES (1, 1, '2024-01-01')")
+    // A top-level compound's column is declared by its first SELECT: the
+    // other parts could hand the leader a value it aborts on.
+    for sql in ["SELECT b FROM t UNION ALL SELECT 'x'", "SELECT d FROM t UNION ALL SELECT 2.5"] {
+      #expect(databaseError { _ = try db.rows(sql) }?.resultCode == .misuse, "\(sql)")
+    }
+    #expect(try db.rows("SELECT +b FROM t UNION ALL SELECT 'x'").count == 2)
+    // TEMP tables are guarded; RETURNING and ATTACH never reach a node.
+    try db.execute("CREATE TEMP TABLE tt(b BOOLEAN)")
+    #expect(databaseError { try db.execute("INSERT INTO tt VALUES ('x')") }?.resultCode == .misuse)
+    #expect(databaseError { try db.execute("INSERT INTO t(a) VALUES (2) RETURNING a") }?.resultCode == .misuse)
+    #expect(databaseError { try db.execute("ATTACH 'file:x?mode=memory' AS x") }?.resultCode == .misuse)
+    #expect(try db.rows("SELECT count(*) FROM t").map(\.values) == [[1]])
+    for node in cluster.nodes { #expect(node.process.isRunning, "\(node.process.name)") }
+  }
+
   @Test func whatTheNodesConvertReadsAsDocumented() throws {
     let db = try open("conversions")
     try db.execute("CREATE TABLE c(k INTEGER PRIMARY KEY, b BOOLEAN, d DATETIME)")
