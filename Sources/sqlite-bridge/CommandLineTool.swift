@@ -57,9 +57,28 @@ enum CommandLineTool {
           qualified (main.t, temp.t).
       update-table DB TABLE --create SQL [--insert SQL]
           Rebuild TABLE with a new schema (see Database.updateTable).
+      node --address HOST:PORT --data DIR [--join HOST:PORT,...] [--id N]
+          Run a dqlite node (a member of a replicated cluster) in the
+          foreground until SIGTERM or SIGINT, when it hands leadership over (if
+          it leads) and stops. Without --join it bootstraps a new cluster (or
+          restarts the one in DIR); with it, it joins through those members as
+          a voter. Prints "node ID ready at HOST:PORT" once it serves. Only a
+          build with the Dqlite trait (swift build --traits Dqlite, needs
+          libdqlite-dev) runs nodes; elsewhere it fails with SQLite error 21.
+      cluster members|leader --cluster HOST:PORT,... [--format json|table]
+          Print the cluster's members (id, address, role) or its leader.
       version
-          Print the SQLite version and whether this build can encrypt
-          ("encryption: available" or "encryption: unavailable").
+          Print the SQLite version, whether this build can encrypt
+          ("encryption: available" or "encryption: unavailable") and whether
+          it runs dqlite nodes ("dqlite node: available" or "... unavailable").
+
+    --cluster HOST:PORT[,HOST:PORT...]  (query, watch, shell, cluster)
+          Work on a dqlite cluster instead of a file: DB is the name of the
+          cluster's database, reached through its leader (any member listed
+          leads the client to it). watch then runs the statement again every
+          --external-interval milliseconds (1000 by default) and prints the
+          rows when they changed; the shell's .schema prints the CREATE
+          statements.
 
     options of every command that opens a database:
       --key-file FILE
@@ -83,15 +102,26 @@ enum CommandLineTool {
     var options = Arguments(Array(arguments.dropFirst()))
     do {
       let opener = try DatabaseOpener(&options)
+      let cluster = try ClusterTarget(&options)
+      if cluster != nil && !["query", "watch", "shell", "cluster"].contains(command) {
+        throw UsageError("--cluster is taken by query, watch, shell and cluster, not by \(command)")
+      }
       switch command {
       case "demo": try DemoCommand.run(&options, opener)
-      case "query": try QueryCommand.run(&options, opener)
-      case "watch": try WatchCommand.run(&options, opener)
+      case "query": try QueryCommand.run(&options, opener, cluster)
+      case "watch":
+        if let cluster {
+          try ClusterWatchCommand.run(&options, cluster)
+        } else {
+          try WatchCommand.run(&options, opener)
+        }
+      case "node": try NodeCommand.run(&options)
+      case "cluster": try ClusterCommand.run(&options, cluster)
       case "columns": try ColumnsCommand.run(&options, opener)
       case "tables": try TablesCommand.run(&options, opener)
       case "schema": try SchemaCommand.run(&options, opener)
       case "update-table": try UpdateTableCommand.run(&options, opener)
-      case "shell": try ShellCommand.run(&options, opener)
+      case "shell": try ShellCommand.run(&options, opener, cluster)
       case "check": try CheckCommand.run(&options, opener)
       case "backup": try BackupCommand.run(&options, opener)
       case "version": try VersionCommand.run(&options)

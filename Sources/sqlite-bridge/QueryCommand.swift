@@ -1,12 +1,20 @@
 import SQLiteBridge
 
-/// `query DB SQL [ARG...] [--format json|table|csv]`
+/// `query DB SQL [ARG...] [--format json|table|csv] [--cluster ADDR,…]`
 enum QueryCommand {
-  static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener) throws {
+  static func run(_ arguments: inout Arguments, _ opener: DatabaseOpener, _ cluster: ClusterTarget?) throws {
     let format = try RowFormat(named: arguments.option("format") ?? "json", for: "--format")
     let path = try arguments.positional("DB")
     let sql = try arguments.positional("SQL")
     let values = try arguments.rest().map(argumentValue)
+    if let cluster {
+      // DB names the cluster's database; the statement runs on its leader.
+      let database = try cluster.open(path)
+      let rows = try database.rows(sql, values)
+      let text = format.render(columns: database.lastColumnNames, rows: rows)
+      print(text, terminator: format == .csv ? "" : "\n")
+      return
+    }
     let database = try opener.open(path, mode: .readWriteCreate)
     let statement = try database.makeStatement(sql)
     let rows = try statement.rows(values)

@@ -18,7 +18,7 @@ import SQLiteBridge
 /// the next one, as sqlite3 does without `-bail`. Prompts are written only
 /// when `interactive` (stdin is a terminal).
 final class Shell {
-  let database: Database
+  let session: any ShellSession
   var mode: RowFormat
   let interactive: Bool
   /// How many statements and dot commands failed so far.
@@ -29,8 +29,8 @@ final class Shell {
   static let prompt = "sqlite-bridge> "
   static let continuationPrompt = "          ...> "
 
-  init(database: Database, mode: RowFormat, interactive: Bool) {
-    self.database = database
+  init(session: any ShellSession, mode: RowFormat, interactive: Bool) {
+    self.session = session
     self.mode = mode
     self.interactive = interactive
   }
@@ -75,11 +75,7 @@ final class Shell {
     for piece in pieces {
       do {
         // One statement per piece at most; none for filler such as ";".
-        for statement in try database.makeStatements(piece) {
-          let columns = statement.columnNames
-          let rows = try statement.rows()
-          if !columns.isEmpty { printRows(mode.render(columns: columns, rows: rows)) }
-        }
+        for result in try session.run(piece) { printRows(mode.render(columns: result.columns, rows: result.rows)) }
       } catch {
         fail(error)
       }

@@ -52,12 +52,11 @@ struct ShellDotCommand {
       }
     case ".tables":
       try expectArguments(0)
-      let names = try shell.database.tableNames()
+      let names = try shell.session.tableNames()
       shell.write(TablesCommand.render(names, schemaFormat(shell)) + "\n")
     case ".schema":
       try expectArguments(0...1)
-      let schemas = try SchemaCommand.schemas(of: shell.database, arguments.first)
-      shell.write(SchemaCommand.render(schemas, schemaFormat(shell)) + "\n")
+      shell.write(try shell.session.schema(arguments.first, schemaFormat(shell)) + "\n")
     default:
       throw UsageError("unknown command '\(name)' (.help lists the dot commands)")
     }

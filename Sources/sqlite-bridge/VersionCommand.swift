@@ -1,11 +1,13 @@
 import SQLiteBridge
 
-/// `version`: the SQLite library in use and whether this build can encrypt
-/// (what a script asks before it passes `--key-file`).
+/// `version`: the SQLite library in use, whether this build can encrypt
+/// (what a script asks before it passes `--key-file`) and whether it runs
+/// dqlite nodes (before it starts `node`).
 enum VersionCommand {
   static func run(_ arguments: inout Arguments) throws {
     try arguments.finish()
     print("SQLite \(Database.sqliteVersion)")
     print("encryption: \(Database.isEncryptionAvailable ? "available" : "unavailable")")
+    print("dqlite node: \(ClusterNode.isAvailable ? "available" : "unavailable")")
   }
 }

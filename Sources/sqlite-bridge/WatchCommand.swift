@@ -50,7 +50,7 @@ enum WatchCommand {
     if let error = outcome.error { throw error }
   }
 
-  private static func positiveInteger(_ text: String, for option: String) throws -> Int {
+  static func positiveInteger(_ text: String, for option: String) throws -> Int {
     guard let value = Int(text), value > 0 else {
       throw UsageError("\(option) must be a positive whole number, not '\(text)'")
     }
@@ -91,7 +91,7 @@ private final class WatchOutcome: @unchecked Sendable {
 extension RowFormat {
   /// `render(columns:rows:)` for `watch`: JSON on one line, a table with an
   /// empty line after it, CSV as it is; each print ends with a line break.
-  fileprivate func renderForWatch(columns: [String], rows: [Row]) -> String {
+  func renderForWatch(columns: [String], rows: [Row]) -> String {
     switch self {
     case .json: return RowPrinting.jsonLine(rows) + "\n"
     case .table: return render(columns: columns, rows: rows) + "\n\n"

@@ -883,6 +883,7 @@ class KeyFileTests(unittest.TestCase):
         lines = result.stdout.splitlines()
         self.assertRegex(lines[0], r"^SQLite 3\.\d+\.\d+$")
         self.assertIn(lines[1], ("encryption: available", "encryption: unavailable"))
+        self.assertIn(lines[2], ("dqlite node: available", "dqlite node: unavailable"))
         self.assertEqual(run("version", "extra").returncode, 2)
 
     def test_help_names_the_key_file_option(self):
@@ -1034,6 +1035,171 @@ class KeyFileTests(unittest.TestCase):
             with open(demo_db, "rb") as f:
                 self.assertNotIn(b"Demo run", f.read())
             self.assertEqual(run("demo", "--dir", self.dir.name).returncode, 1)  # no key: SQLite error 26
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def which(program):
+    for directory in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep):
+        candidate = os.path.join(directory, program)
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+class NodeProcess:
+    """One dqlite node process: `sqlite-bridge node` when this CLI runs
+    nodes, else go-dqlite's dqlite-demo. Every wait is bounded; the process
+    is ended by its id (SIGKILL) when the test class ends."""
+
+    TIMEOUT = 60
+
+    def __init__(self, kind, directory, join=None):
+        self.address = f"127.0.0.1:{free_port()}"
+        self.kind = kind
+        os.makedirs(directory, exist_ok=True)
+        if kind == "cli":
+            args = [CLI, "node", "--address", self.address, "--data", directory]
+            if join:
+                args += ["--join", join]
+        else:
+            args = [which("dqlite-demo"), "--api", f"127.0.0.1:{free_port()}", "--db", self.address, "--dir",
+                    directory]
+            if join:
+                args += ["--join", join]
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.ready_line = None
+        if kind == "cli":
+            ready, _, _ = select.select([self.process.stdout], [], [], self.TIMEOUT)
+            line = self.process.stdout.readline().decode() if ready else ""
+            if not line.startswith("node "):
+                self.kill()
+                raise AssertionError(f"node did not start: {line!r} {self.process.stderr.read()!r}")
+            self.ready_line = line.strip()
+
+    def kill(self, sig=signal.SIGKILL):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        code = self.process.wait(timeout=self.TIMEOUT)
+        for stream in (self.process.stdout, self.process.stderr):
+            stream.close()
+        return code
+
+
+class ClusterCommandTests(unittest.TestCase):
+    """--cluster on query, shell and watch, and the cluster and node commands,
+    against a real three-node dqlite cluster: this CLI's own nodes when it
+    was built with the Dqlite trait, go-dqlite's dqlite-demo otherwise."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.cli_nodes = "dqlite node: available" in run("version").stdout.splitlines()
+        if not cls.cli_nodes and which("dqlite-demo") is None:
+            cls.dir.cleanup()
+            raise unittest.SkipTest("no dqlite node: build with --traits Dqlite or install go-dqlite")
+        kind = "cli" if cls.cli_nodes else "demo"
+        cls.nodes = []
+        try:
+            first = NodeProcess(kind, os.path.join(cls.dir.name, "n1"))
+            cls.nodes.append(first)
+            for i in (2, 3):
+                cls.nodes.append(NodeProcess(kind, os.path.join(cls.dir.name, f"n{i}"), join=first.address))
+            cls.cluster = ",".join(node.address for node in cls.nodes)
+            # Ready when the leader lists the three (dqlite-demo joins them in
+            # the background, and gives roles as its application sees fit).
+            deadline = time.monotonic() + 60
+            while True:
+                result = run("cluster", "members", "--cluster", cls.cluster)
+                if result.returncode == 0 and len(json.loads(result.stdout)) == 3:
+                    break
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"no three-member cluster in time: {result.stdout} {result.stderr}")
+                time.sleep(0.2)
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        for node in cls.nodes:
+            node.kill()
+        cls.dir.cleanup()
+
+    def test_query_creates_writes_and_reads_in_every_format(self):
+        self.assertEqual(run("query", "cq", "CREATE TABLE t(a INTEGER, b TEXT)", "--cluster", self.cluster).returncode, 0)
+        result = run("query", "cq", "INSERT INTO t VALUES (?, ?), (?, ?)", "1", "one", "2", "two, \"2\"",
+                     "--cluster", self.cluster)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        result = run("query", "cq", "SELECT a, b FROM t ORDER BY a", "--cluster", self.cluster)
+        self.assertEqual(json.loads(result.stdout), [{"a": 1, "b": "one"}, {"a": 2, "b": "two, \"2\""}])
+        result = run_bytes("query", "cq", "SELECT a, b FROM t WHERE a > ?", "5", "--format", "csv",
+                           "--cluster", self.cluster)
+        self.assertEqual(result.stdout, b"a,b\r\n")  # the header, with no rows
+        result = run("query", "cq", "SELECT a FROM t WHERE a = 2", "--format", "table", "--cluster", self.cluster)
+        self.assertEqual(result.stdout.splitlines()[:3], ["a", "-", "2"])
+        bad = run("query", "cq", "SELECT nope FROM t", "--cluster", self.cluster)
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("no such column: nope", bad.stderr)
+        # A value that would make the nodes abort is refused (SQLite error 21).
+        self.assertEqual(run("query", "cq", "CREATE TABLE g(b BOOLEAN)", "--cluster", self.cluster).returncode, 0)
+        refused = run("query", "cq", "INSERT INTO g(b) VALUES (?)", "yes", "--cluster", self.cluster)
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("SQLite error 21", refused.stderr)
+
+    def test_members_and_leader(self):
+        members = json.loads(run("cluster", "members", "--cluster", self.cluster).stdout)
+        self.assertEqual(sorted(m["address"] for m in members), sorted(n.address for n in self.nodes))
+        roles = [m["role"] for m in members]
+        if self.cli_nodes:
+            self.assertEqual(roles, ["voter"] * 3)  # sqlite-bridge node joins as a voter
+        else:
+            self.assertTrue(set(roles) <= {"voter", "stand-by", "spare"} and "voter" in roles, roles)
+        leader = json.loads(run("cluster", "leader", "--cluster", self.nodes[2].address).stdout)
+        self.assertIn(leader["address"], [n.address for n in self.nodes])
+        table = run("cluster", "members", "--format", "table", "--cluster", self.cluster)
+        self.assertEqual(table.stdout.split()[:3], ["id", "address", "role"])
+        self.assertEqual(run("cluster", "members").returncode, 2)  # no --cluster
+        self.assertEqual(run("cluster", "nodes", "--cluster", self.cluster).returncode, 2)
+        self.assertEqual(run("tables", "x.db", "--cluster", self.cluster).returncode, 2)
+
+    def test_shell_runs_a_script_on_the_cluster(self):
+        script = ("CREATE TABLE s(x INTEGER);\nINSERT INTO s VALUES (1), (2);\n.mode json\n"
+                  "SELECT sum(x) AS total FROM s;\n.tables\nSELECT nope;\n.schema s\n")
+        result = run("shell", "cs", "--cluster", self.cluster, input=script)
+        self.assertEqual(result.returncode, 1)  # the failing statement
+        self.assertIn('"total": 3', result.stdout)
+        self.assertIn('"s"', result.stdout)
+        self.assertIn("CREATE TABLE s(x INTEGER)", result.stdout)
+        self.assertIn("no such column: nope", result.stderr)
+
+    def test_watch_follows_another_clients_commits(self):
+        self.assertEqual(run("query", "cw", "CREATE TABLE w(n)", "--cluster", self.cluster).returncode, 0)
+        watcher = Watcher(self, "cw", "SELECT count(*) AS n FROM w", "--cluster", self.cluster,
+                          "--external-interval", "50", "--count", "2")
+        self.assertEqual(json.loads(watcher.line()), [{"n": 0}])
+        self.assertEqual(run("query", "cw", "INSERT INTO w VALUES (1)", "--cluster", self.cluster).returncode, 0)
+        self.assertEqual(json.loads(watcher.line()), [{"n": 1}])
+        self.assertEqual(watcher.wait(), 0)
+
+    def test_a_node_stops_cleanly_on_sigterm_or_refuses_without_the_trait(self):
+        directory = os.path.join(self.dir.name, "solo")
+        if not self.cli_nodes:
+            result = run("node", "--address", f"127.0.0.1:{free_port()}", "--data", directory)
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("no dqlite node", result.stderr)
+            return
+        node = NodeProcess("cli", directory)
+        self.assertRegex(node.ready_line, r"^node 1 ready at 127\.0\.0\.1:\d+$")
+        result = run("query", "solo", "SELECT 1 AS one", "--cluster", node.address)
+        self.assertEqual(json.loads(result.stdout), [{"one": 1}])
+        self.assertEqual(node.kill(signal.SIGTERM), 0)
+        self.assertEqual(run("node", "--data", directory).returncode, 2)  # no --address
+
 
 if __name__ == "__main__":
     CLI = os.path.abspath(sys.argv.pop(1))
