@@ -44,10 +44,13 @@ namespace sqlitebridge {
 /// that would make every node abort when it is read back (text, a real or a
 /// blob in a column declared BOOLEAN; a real or a blob in one declared
 /// DATETIME, DATE or TIMESTAMP) is refused with SQLITE_MISUSE naming the
-/// column, and nothing is stored (the client keeps guards on such columns on
-/// its connection). What the nodes convert on the way out, the client
-/// reports as it arrives: a NULL in a BOOLEAN column reads as the integer 0,
-/// an empty text in a DATETIME, DATE or TIMESTAMP column reads as NULL.
+/// column, and nothing is stored (the client keeps guards on such columns of
+/// main and TEMP tables on its connection); so is a read whose result column
+/// is declared so by the first SELECT of a compound one (its other parts
+/// could put anything there: select it as `+x`), before it is sent, and a
+/// write with RETURNING, ATTACH and DETACH (dqlite 1.11 can do neither). What the nodes convert on the way out, the
+/// client reports as it arrives: a NULL in a BOOLEAN column reads as the integer 0, an empty text in a DATETIME, DATE
+/// or TIMESTAMP column reads as NULL.
 class SQLITEBRIDGE_API ClusterDatabase {
  public:
   /// Connects to the leader of the cluster `configuration` names and opens

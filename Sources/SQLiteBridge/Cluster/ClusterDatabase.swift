@@ -27,7 +27,10 @@ import SQLiteBridgeCore.Interop
 /// - **Values that would make every dqlite 1.11 node abort** when read back
 ///   (text, a real or a blob in a column declared BOOLEAN; a real or a blob
 ///   in one declared DATETIME, DATE or TIMESTAMP) are refused with `.misuse`
-///   naming the column, and nothing is stored.
+///   naming the column, and nothing is stored (main and TEMP tables); so is
+///   a read whose result column is declared so by the first SELECT of a
+///   compound one (select it as `+x`), and a write with RETURNING, ATTACH
+///   and DETACH (dqlite 1.11 can do neither).
 /// - **What the nodes convert on the way out is reported as it arrives:** a
 ///   NULL in a BOOLEAN column reads as the integer 0, an empty text (or a
 ///   NULL) in a DATETIME, DATE or TIMESTAMP column reads as NULL.
