@@ -243,6 +243,16 @@ struct ClusterDatabase::Impl {
     return Attempt::Done;
   }
 
+  /// Sends a request of `type` whose body is the database's id and `sql`
+  /// (PREPARE, EXEC_SQL) and reads its answer.
+  ClusterConnection::Outcome sendSql(std::uint8_t type, const std::string& sql, Deadline overall, wire::Message& answer,
+                                     std::string& problem) {
+    wire::BodyWriter body;
+    body.u64(0);
+    body.text(sql);
+    return connection->call(type, body.take(), requestDeadline(overall), answer, problem);
+  }
+
   /// Makes the guards when they may be stale. An attempt's outcome, as
   /// `attempt` gives it (nothing of the caller's statement was sent yet).
   Attempt installGuards(Deadline overall, Error& failure) {
@@ -251,13 +261,9 @@ struct ClusterDatabase::Impl {
     if (!guardsStale) return Attempt::Done;
     const std::string script = clusterGuardScript(shadow.guardedColumns(), guardNames);
     if (!script.empty()) {
-      wire::BodyWriter body;
-      body.u64(0);
-      body.text(script);
       wire::Message answer;
       std::string problem;
-      const ClusterConnection::Outcome outcome =
-          connection->call(wire::ExecSql, body.take(), requestDeadline(overall), answer, problem);
+      const ClusterConnection::Outcome outcome = sendSql(wire::ExecSql, script, overall, answer, problem);
       if (outcome != ClusterConnection::Outcome::Answered) {
         // Guards are the connection's own: whatever happened to them went
         // with it, and the caller's statement was not sent.
@@ -370,13 +376,9 @@ struct ClusterDatabase::Impl {
       statement = found->second.first;
       return Attempt::Done;
     }
-    wire::BodyWriter body;
-    body.u64(0);
-    body.text(sql);
     wire::Message answer;
     std::string problem;
-    const ClusterConnection::Outcome outcome =
-        connection->call(wire::Prepare, body.take(), requestDeadline(overall), answer, problem);
+    const ClusterConnection::Outcome outcome = sendSql(wire::Prepare, sql, overall, answer, problem);
     if (outcome != ClusterConnection::Outcome::Answered) {
       // Preparing changes nothing: whatever happened, it can be sent again.
       failure = makeError(SQLITE_IOERR, problem, sql);
