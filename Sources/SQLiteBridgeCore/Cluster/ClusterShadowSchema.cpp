@@ -2,6 +2,7 @@
 #include "ClusterShadowSchema.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "ClusterGuards.hpp"
 #include "ClusterStatements.hpp"
@@ -64,24 +65,34 @@ void ClusterShadowSchema::rebuild(const std::vector<Row>& rows) {
 std::vector<std::vector<std::string>> ClusterShadowSchema::guardedColumns() const {
   std::vector<std::vector<std::string>> columns;
   if (db_ == nullptr) return columns;
-  sqlite3_stmt* stmt = nullptr;
-  const char* sql =
-      "SELECT 'main', m.name, p.name, upper(p.type) FROM main.sqlite_master AS m "
-      "JOIN pragma_table_info(m.name, 'main') AS p WHERE m.type = 'table' "
-      "UNION ALL SELECT 'temp', m.name, p.name, upper(p.type) FROM temp.sqlite_master AS m "
-      "JOIN pragma_table_info(m.name, 'temp') AS p WHERE m.type = 'table' ORDER BY 1, 2, 3";
-  if (sqlite3_prepare_v2(db_, sql, -1, &stmt, nullptr) != SQLITE_OK) return columns;
-  while (sqlite3_step(stmt) == SQLITE_ROW) {
-    const char* type = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 3));
-    if (!isGuardedType(type)) continue;
-    std::vector<std::string> row;
-    for (int i = 0; i < 4; ++i) {
-      const char* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, i));
-      row.emplace_back(text != nullptr ? text : "");
+  // One PRAGMA table_info per table, not the pragma_table_info() function:
+  // table-valued pragmas need SQLite 3.16, and the SQLCipher build's is 3.15.
+  for (const std::string schema : {"main", "temp"}) {
+    std::vector<std::string> tables;
+    sqlite3_stmt* stmt = nullptr;
+    const std::string list =
+        "SELECT name FROM " + schema + "." + schemaTableName(schema) + " WHERE type = 'table' ORDER BY name";
+    if (sqlite3_prepare_v2(db_, list.c_str(), -1, &stmt, nullptr) != SQLITE_OK) return columns;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      const char* name = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+      tables.emplace_back(name != nullptr ? name : "");
     }
-    columns.push_back(std::move(row));
+    sqlite3_finalize(stmt);
+    for (const std::string& table : tables) {
+      const std::string pragma = "PRAGMA " + schema + ".table_info(" + quoteIdentifier(table) + ")";
+      if (sqlite3_prepare_v2(db_, pragma.c_str(), -1, &stmt, nullptr) != SQLITE_OK) continue;
+      while (sqlite3_step(stmt) == SQLITE_ROW) {  // cid, name, type, notnull, dflt_value, pk
+        const char* column = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
+        const char* type = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 2));
+        if (!isGuardedType(type)) continue;
+        std::string upper(type);
+        std::transform(upper.begin(), upper.end(), upper.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        columns.push_back({schema, table, column != nullptr ? column : "", upper});
+      }
+      sqlite3_finalize(stmt);
+    }
   }
-  sqlite3_finalize(stmt);
   return columns;
 }
 

@@ -32,12 +32,6 @@ bool searchOrder(Connection& connection, std::vector<std::string>& schemas) {
   return true;
 }
 
-// The name of `schema`'s schema table that every SQLite knows: the temp
-// schema's is sqlite_temp_master (`temp.sqlite_master` needs SQLite 3.33).
-std::string schemaTableName(const std::string& schema) {
-  return sameIdentifier(schema, "temp") ? "sqlite_temp_master" : "sqlite_master";
-}
-
 bool kindHasType(SchemaObjectKind kind, const std::string& type) {
   switch (kind) {
     case SchemaObjectKind::Table:
