@@ -283,15 +283,30 @@ final class DemoCluster: Sendable {
   /// The index of the node at `address`, or nil.
   func index(of address: String?) -> Int? { nodes.firstIndex { $0.address == address } }
 
-  /// Waits until a client sees `count` voters.
+  /// Waits until a client sees `count` voters. go-dqlite promotes a
+  /// joined node itself, but when that attempt fails (another change of
+  /// the configuration in progress, a loaded machine) its leader tries
+  /// again only every 30 s: once every node has been a member for 5 s,
+  /// the client assigns the voter role to those still without it.
   func waitForVoters(_ count: Int, within limit: Duration) throws {
     var last = "no answer yet"
+    let clock = ContinuousClock()
+    var allMembersSince: ContinuousClock.Instant?
     let joined = poll(within: limit) {
       do {
         let client = try ClusterDatabase(name: "readiness", configuration: configuration)
-        let voters = try client.members().filter { $0.role == .voter }
-        last = "\(voters.count) voter(s)"
-        return voters.count == count
+        let members = try client.members()
+        let voters = members.filter { $0.role == .voter }
+        last = "\(voters.count) voter(s) of \(members.count) member(s)"
+        if voters.count == count { return true }
+        if members.count == count {
+          let since = allMembersSince ?? clock.now
+          allMembersSince = since
+          if clock.now - since >= .seconds(5) {
+            for member in members where member.role != .voter { try client.assign(id: member.id, role: .voter) }
+          }
+        }
+        return false
       } catch {
         last = "\(error)"
         return false
