@@ -1037,10 +1037,20 @@ class KeyFileTests(unittest.TestCase):
             self.assertEqual(run("demo", "--dir", self.dir.name).returncode, 1)  # no key: SQLite error 26
 
 def free_port():
+    """A port below Linux's ephemeral range (32768-60999), which the kernel
+    also hands out as source ports of outgoing connections: a node could find
+    its port taken before it binds it."""
+    import random
     import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    for _ in range(1000):
+        candidate = random.randint(20000, 32767)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            return candidate
+    raise RuntimeError("no free port in 20000-32767")
 
 
 def which(program):

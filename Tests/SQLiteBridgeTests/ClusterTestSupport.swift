@@ -32,21 +32,27 @@ struct ProcessProblem: Error, CustomStringConvertible {
 
 /// A TCP port on 127.0.0.1 nobody listens on now (the system's choice).
 func freePort() throws -> Int {
-  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard socket >= 0 else { throw ProcessProblem(description: "socket failed: errno \(errno)") }
-  defer { close(socket) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let bound = withUnsafeMutablePointer(to: &address) { pointer in
-    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+  // Below Linux's ephemeral range (32768-60999): a port the kernel handed
+  // out would also be handed out as the source port of some outgoing
+  // connection (the nodes' own, among them) before the node binds it, and
+  // dqlite-demo exits when it cannot.
+  for _ in 0..<1000 {
+    let candidate = Int.random(in: 20000...32767)
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw ProcessProblem(description: "socket failed: errno \(errno)") }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(candidate).bigEndian
+    let bound = withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
     }
+    if bound { return candidate }
   }
-  guard bound else { throw ProcessProblem(description: "bind failed: errno \(errno)") }
-  return Int(UInt16(bigEndian: address.sin_port))
+  throw ProcessProblem(description: "no free port in 20000-32767")
 }
 
 /// Whether something accepts TCP connections at 127.0.0.1:`port` now.

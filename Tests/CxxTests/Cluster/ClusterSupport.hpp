@@ -4,6 +4,8 @@
 // its id when the cluster goes away.
 #pragma once
 
+#include <random>
+
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -41,21 +43,25 @@ inline std::string testNodeProgram() {
   GTEST_SKIP() << "this build has no dqlite node (configure with -DSQLITEBRIDGE_DQLITE=ON, as the dqlite preset " \
                   "does)"
 
-/// A TCP port on 127.0.0.1 nobody listens on now.
+/// A TCP port on 127.0.0.1 nobody uses now, below Linux's ephemeral range
+/// (32768-60999): a port the kernel handed out would also be handed out as
+/// the source port of some outgoing connection (the nodes' own, among them)
+/// before the node binds it, and dqlite-demo exits when it cannot.
 inline int freePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    port = ntohs(address.sin_port);
+  static std::mt19937 random(std::random_device{}());
+  std::uniform_int_distribution<int> range(20000, 32767);
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const int candidate = range(random);
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(static_cast<std::uint16_t>(candidate));
+    const bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    ::close(fd);
+    if (bound) return candidate;
   }
-  ::close(fd);
-  return port;
+  return 0;
 }
 
 /// The path of `program` found on PATH, or empty.
