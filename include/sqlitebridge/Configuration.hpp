@@ -2,7 +2,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "Extension.hpp"
 #include "OpenOptions.hpp"
 
 namespace sqlitebridge {
@@ -86,6 +88,32 @@ struct Configuration {
   /// is made, so nothing is ever written unencrypted. An empty key fails
   /// with SQLITE_MISUSE too. Empty (no key) opens a plain database.
   std::optional<std::string> key;
+  /// The VFS (SQLite's OS interface) the connection opens its file through,
+  /// by its registered name ("unix-dotfile", "unix-none", a VFS an extension
+  /// registers, ...); empty uses SQLite's default VFS. A name that is not
+  /// registered fails the open with SQLITE_CANTOPEN naming it, before any
+  /// file is made; when `extensions` are configured, they are first loaded
+  /// into a private in-memory connection (on the default VFS), so that an
+  /// extension that registers the VFS it provides (such as Litestream's)
+  /// makes it available to this open. A name holding a NUL byte fails with
+  /// SQLITE_MISUSE. A `DatabaseQueue` and a `DatabasePool` open every
+  /// connection through it.
+  std::string vfs;
+  /// Extensions loaded, in order, into every connection at open (a
+  /// `DatabaseQueue`'s, a `DatabasePool`'s writer and readers), after the
+  /// busy timeout and the key and before the schema is first read (see
+  /// `Extension` and `Database::loadExtension`). One that fails fails the
+  /// open with its error (SQLITE_ERROR naming its path; SQLITE_MISUSE for an
+  /// empty path or a NUL byte). Empty by default.
+  std::vector<Extension> extensions;
+  /// How many WAL frames (pages) a commit may leave in the write-ahead log
+  /// before SQLite checkpoints it (`PRAGMA wal_autocheckpoint`, set at open
+  /// with `sqlite3_wal_autocheckpoint`): -1 (the default) leaves SQLite's
+  /// default (1000); 0 turns automatic checkpoints off (as Litestream, which
+  /// checkpoints itself, recommends under heavy writes); a positive number
+  /// sets it. Any other negative number fails the open with SQLITE_MISUSE
+  /// before any file is made. Only WAL-mode databases checkpoint.
+  int autoCheckpointPages = -1;
 };
 
 }  // namespace sqlitebridge

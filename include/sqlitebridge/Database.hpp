@@ -623,6 +623,26 @@ class SQLITEBRIDGE_API Database {
   /// registered does nothing. Fails as `createCollation` does.
   bool removeCollation(const std::string& name) noexcept;
 
+  // MARK: Loadable extensions
+
+  /// Loads the extension at `path` into this connection, calling its init
+  /// function `entryPoint` (empty: SQLite's default rule, see `Extension`),
+  /// through the C API only: loading is enabled for this one call
+  /// (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION) and disabled again right after,
+  /// whatever happened, so the SQL function `load_extension()` is never
+  /// enabled. What the extension registers (functions, collations, virtual
+  /// tables) is on this connection only; a VFS it registers is the
+  /// process's. `Configuration::extensions` loads extensions at every open.
+  ///
+  /// Fails with SQLITE_ERROR and a message naming `path` (and `entryPoint`
+  /// when given) with SQLite's reason when the file cannot be loaded (missing,
+  /// not a shared library), lacks the entry point, or its init fails (then
+  /// "error during initialization: " and the extension's message); with
+  /// SQLITE_MISUSE when the database is closed, `path` is empty, or `path`
+  /// or `entryPoint` holds a NUL byte; with SQLITE_ERROR saying so when the
+  /// SQLite library was built without extension loading.
+  bool loadExtension(const std::string& path, const std::string& entryPoint = "") noexcept;
+
   // MARK: State
 
   /// The last failure's message; empty after a successful call.

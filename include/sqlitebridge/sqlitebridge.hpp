@@ -15,6 +15,7 @@
 #include "DatabaseQueue.hpp"
 #include "Date.hpp"
 #include "Error.hpp"
+#include "Extension.hpp"
 #include "Functions.hpp"
 #include "Location.hpp"
 #include "Migrator.hpp"

@@ -78,10 +78,36 @@ public struct Configuration: Sendable, Equatable {
   /// opens a plain database. A `DatabaseQueue` or `DatabasePool` opens every
   /// connection with it.
   public var key: String?
+  /// The VFS (SQLite's OS interface) every connection opens its file
+  /// through, by its registered name (`"unix-dotfile"`, `"unix-none"`, a
+  /// VFS an extension registers, ...); nil (the default) uses SQLite's
+  /// default VFS. A name that is not registered throws `.cantOpen` naming
+  /// it, before any file is made; when `extensions` are configured they are
+  /// first loaded into a private in-memory connection, so that an extension
+  /// that registers the VFS it provides (such as Litestream's) makes it
+  /// available to this open. A name holding a NUL character throws
+  /// `.misuse`.
+  public var vfs: String?
+  /// Extensions loaded, in order, into every connection at open (a
+  /// `DatabaseQueue`'s, a `DatabasePool`'s writer and readers), before the
+  /// schema is first read (see `SQLiteExtension` and
+  /// `Database.loadExtension(path:entryPoint:)`). One that fails fails the
+  /// open: `.error` naming its path, `.misuse` for an empty path or a NUL
+  /// character. Empty by default.
+  public var extensions: [SQLiteExtension]
+  /// How many pages a commit may leave in the write-ahead log before SQLite
+  /// checkpoints it (`PRAGMA wal_autocheckpoint`, set at open): nil (the
+  /// default) or -1 (the core's default) leaves SQLite's default (1000); 0
+  /// turns automatic checkpoints off (as Litestream, which checkpoints
+  /// itself, recommends under heavy writes); a positive number sets it (at
+  /// most `Int32.max`). Any other negative number throws `.misuse` at open,
+  /// before any file is made. Only WAL-mode databases checkpoint.
+  public var autoCheckpointPages: Int?
 
   /// The defaults (the core's): a 5-second busy timeout, foreign keys
   /// enforced, read-write, 5 readers; no journal mode or synchronous level
-  /// set, symbolic links followed, URIs read, no shared cache, no key.
+  /// set, symbolic links followed, URIs read, no shared cache, no key; the
+  /// default VFS, no extensions, SQLite's automatic checkpoints.
   public init() {
     let defaults = sqlitebridge.Configuration()
     busyTimeout = .milliseconds(defaults.busyTimeoutMilliseconds)
@@ -90,6 +116,7 @@ public struct Configuration: Sendable, Equatable {
     maximumReaderCount = Int(defaults.maximumReaderCount)
     noFollowSymlinks = defaults.noFollowSymlinks
     uriFilenames = defaults.uriFilenames
+    extensions = []
   }
 
   var cxx: sqlitebridge.Configuration {
@@ -114,6 +141,16 @@ public struct Configuration: Sendable, Equatable {
     }
     if let key {
       sqlitebridge.interop.ConfigurationAccess.setKey(&configuration, std.string(key))
+    }
+    if let vfs {
+      sqlitebridge.interop.ConfigurationAccess.setVfs(&configuration, std.string(vfs))
+    }
+    for extensionToLoad in extensions {
+      sqlitebridge.interop.ConfigurationAccess.addExtension(
+        &configuration, std.string(extensionToLoad.path), std.string(extensionToLoad.entryPoint ?? ""))
+    }
+    if let autoCheckpointPages {
+      configuration.autoCheckpointPages = Int32(clamping: autoCheckpointPages)
     }
     return configuration
   }

@@ -2,6 +2,7 @@
 
 #include "ConnectionObservation.hpp"
 #include "Encryption.hpp"
+#include "LoadExtension.hpp"
 #include "SQLiteFeatures.hpp"
 
 namespace sqlitebridge {
@@ -121,6 +122,70 @@ bool failOpen(Connection& connection, int rc, const std::string& path,
   return false;
 }
 
+// Open options vfs, extensions and autoCheckpointPages: the checks that need
+// no connection, made before any file is.
+bool checkBeforeOpen(Connection& connection, const Configuration& configuration) noexcept {
+  if (configuration.autoCheckpointPages < -1) {
+    return connection.fail(SQLITE_MISUSE,
+                           "autoCheckpointPages is " + std::to_string(configuration.autoCheckpointPages) +
+                               ": -1 leaves SQLite's default, 0 turns automatic checkpoints off, and a positive "
+                               "number of pages sets them",
+                           std::string());
+  }
+  if (configuration.vfs.find('\0') != std::string::npos) {
+    return connection.fail(SQLITE_MISUSE, "the VFS name holds a NUL byte", std::string());
+  }
+  for (const Extension& extension : configuration.extensions) {
+    if (!checkExtension(connection, extension.path, extension.entryPoint)) return false;
+  }
+  return true;
+}
+
+// A private in-memory connection on the default VFS into which the
+// configured extensions were loaded, so that one that registers the VFS the
+// configuration names has done so. Kept open until the real connection has
+// loaded them too, so that an extension is never unloaded (with the VFS it
+// registered) in between.
+class ExtensionPreload {
+ public:
+  ExtensionPreload() = default;
+  ExtensionPreload(const ExtensionPreload&) = delete;
+  ExtensionPreload& operator=(const ExtensionPreload&) = delete;
+  ~ExtensionPreload() { sqlite3_close(db_); }
+
+  // Loads every extension; on failure records its error on `connection`.
+  bool load(Connection& connection, const Configuration& configuration) noexcept {
+    int rc = sqlite3_open_v2(":memory:", &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) return connection.fail(rc, "cannot open a connection to load the extensions", "");
+    for (const Extension& extension : configuration.extensions) {
+      std::string message;
+      rc = loadExtensionIntoHandle(db_, extension.path, extension.entryPoint, message);
+      if (rc != SQLITE_OK) return connection.fail(rc, message, std::string());
+    }
+    return true;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+// Open option vfs: an unregistered name fails as SQLITE_CANTOPEN, naming
+// it (SQLite's own open would say SQLITE_ERROR "no such vfs").
+bool checkVfs(Connection& connection, const Configuration& configuration, ExtensionPreload& preload) noexcept {
+  if (configuration.vfs.empty() || sqlite3_vfs_find(configuration.vfs.c_str()) != nullptr) return true;
+  if (!configuration.extensions.empty()) {
+    if (!preload.load(connection, configuration)) return false;
+    if (sqlite3_vfs_find(configuration.vfs.c_str()) != nullptr) return true;
+  }
+  try {
+    std::string message = "no VFS named \"" + configuration.vfs + "\" is registered";
+    if (!configuration.extensions.empty()) message += " (the configured extensions did not register it)";
+    return connection.fail(SQLITE_CANTOPEN, message, std::string());
+  } catch (...) {
+    return connection.fail(SQLITE_CANTOPEN, std::string(), std::string());
+  }
+}
+
 }  // namespace
 
 bool openConnection(Connection& connection, const std::string& path, OpenMode mode,
@@ -134,6 +199,9 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
   // Open option key: refused before any file is made when this build cannot
   // encrypt, so nothing is ever written in plain text by mistake.
   if (!checkKeyBeforeOpen(connection, configuration)) return false;
+  if (!checkBeforeOpen(connection, configuration)) return false;
+  ExtensionPreload preload;
+  if (!checkVfs(connection, configuration, preload)) return false;
   std::string target;  // what SQLite opens
   int flags = openFlags(mode);
   try {
@@ -177,7 +245,8 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     }
   }
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(target.c_str(), &db, flags, nullptr);
+  const int rc =
+      sqlite3_open_v2(target.c_str(), &db, flags, configuration.vfs.empty() ? nullptr : configuration.vfs.c_str());
   if (rc != SQLITE_OK) {
     const int extended = db != nullptr ? sqlite3_extended_errcode(db) : rc;
     std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
@@ -201,6 +270,18 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
   // Open option key: before the first read, which decrypts page 1.
   const int keyRc = applyKey(connection, configuration);
   if (keyRc != SQLITE_OK) return failOpen(connection, keyRc, path);
+  // Open option extensions: before the first read, so that what they
+  // register is there for the schema and for the caller's first statement.
+  for (const Extension& extension : configuration.extensions) {
+    if (!loadExtensionInto(connection, extension.path, extension.entryPoint)) {
+      try {
+        connection.error.message += ": " + path;
+      } catch (...) {
+      }
+      connection.close();
+      return false;
+    }
+  }
   // Reading the schema touches page 1, so garbage (or a wrong key) fails
   // now, clearly, rather than at the first query.
   const char* probe = "SELECT count(*) FROM sqlite_master";
@@ -249,6 +330,12 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     const int synchronousRc =
         sqlite3_exec(db, levels[synchronousLevel(*configuration.synchronous)], nullptr, nullptr, nullptr);
     if (synchronousRc != SQLITE_OK) return failOpen(connection, synchronousRc, path);
+  }
+  // Open option autoCheckpointPages (after the journal mode; it matters in
+  // WAL only). 0 turns automatic checkpoints off.
+  if (configuration.autoCheckpointPages >= 0) {
+    const int checkpointRc = sqlite3_wal_autocheckpoint(db, configuration.autoCheckpointPages);
+    if (checkpointRc != SQLITE_OK) return failOpen(connection, checkpointRc, path);
   }
   // Open option sharedCacheName with readOnly: "mode=memory" overrides
   // SQLITE_OPEN_READONLY, so writes are refused by query_only instead.

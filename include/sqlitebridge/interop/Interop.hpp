@@ -492,6 +492,12 @@ struct ConfigurationAccess {
   }
   /// The key's bytes are copied whole (a NUL is part of the key).
   static void setKey(Configuration& configuration, const std::string& key) noexcept { configuration.key = key; }
+  static void setVfs(Configuration& configuration, const std::string& vfs) noexcept { configuration.vfs = vfs; }
+  /// Appends to `extensions` (the order is the loading order).
+  static void addExtension(Configuration& configuration, const std::string& path,
+                           const std::string& entryPoint) noexcept {
+    configuration.extensions.push_back(Extension{path, entryPoint});
+  }
 };
 
 /// `isCompleteStatement` and `splitStatements` with the types Swift passes
