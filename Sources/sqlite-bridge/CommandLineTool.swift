@@ -5,7 +5,7 @@ import SQLiteBridge
 /// statuses: 0 success, 1 a database error, 2 a usage error.
 enum CommandLineTool {
   static let usage = """
-    usage: sqlite-bridge <command> [options] [--key-file FILE]
+    usage: sqlite-bridge <command> [options] [--key-file FILE] [--vfs NAME] [--extension PATH[:ENTRY]]...
 
     commands:
       demo [--dir DIR]
@@ -88,6 +88,19 @@ enum CommandLineTool {
           a key with SQLite error 21 and makes no file. A wrong key fails with
           SQLite error 26. The key is never taken on the command line. With a
           key, demo creates its database (the bundled seed is plain text).
+      --vfs NAME
+          Open the database through the SQLite VFS registered as NAME (such as
+          unix-dotfile, or one an --extension registers). A NAME that is not
+          registered fails with SQLite error 14 and makes no file.
+      --extension PATH[:ENTRY]
+          Load the SQLite extension PATH (SQLite also tries PATH with .so
+          appended) into the connection before anything else runs, calling its
+          init function ENTRY (by default SQLite's rule: sqlite3_extension_init,
+          then sqlite3_NAME_init from the file name). ENTRY is the text after
+          the last ':' when it is a C identifier. Repeatable: loaded in order. A
+          missing file, a missing entry point or a failing init fails with
+          SQLite error 1 naming PATH. SQL cannot load extensions
+          (load_extension() stays disabled). Not taken with --cluster.
 
     Errors go to stderr with the SQLite result code. Exit status: 0 success,
     1 database error, 2 usage error (also a key file that cannot be read, is
@@ -105,6 +118,11 @@ enum CommandLineTool {
       let cluster = try ClusterTarget(&options)
       if cluster != nil && !["query", "watch", "shell", "cluster"].contains(command) {
         throw UsageError("--cluster is taken by query, watch, shell and cluster, not by \(command)")
+      }
+      if opener.hasConnectionOptions && (cluster != nil || ["node", "cluster", "version"].contains(command)) {
+        throw UsageError(
+          "--vfs and --extension are taken by the commands that open a local database file, not by \(command)"
+            + (cluster != nil ? " with --cluster" : ""))
       }
       switch command {
       case "demo": try DemoCommand.run(&options, opener)

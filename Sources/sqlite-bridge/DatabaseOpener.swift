@@ -3,7 +3,12 @@ import SQLiteBridge
 
 /// How every command opens its database: with the key read from the global
 /// option `--key-file FILE` (never a key on the command line, where other
-/// users of the machine and the shell history see it), or without one.
+/// users of the machine and the shell history see it), or without one; and
+/// through the VFS of `--vfs NAME` with the extensions of each
+/// `--extension PATH[:ENTRY]` loaded, in order (the core's
+/// `Configuration.vfs` and `extensions`, which decide what fails and how: an
+/// unregistered VFS is SQLite error 14, an extension that cannot be loaded
+/// SQLite error 1, both exit 1).
 ///
 /// The key is the file's contents with one trailing "\n" (or "\r\n")
 /// removed. A file that cannot be read, is empty, or is not UTF-8 text is a
@@ -13,14 +18,51 @@ import SQLiteBridge
 struct DatabaseOpener {
   /// The key from `--key-file`; nil without the option.
   let key: String?
+  /// The VFS from `--vfs`; nil without the option.
+  let vfs: String?
+  /// The extensions from the `--extension` options, in their order.
+  let extensions: [SQLiteExtension]
 
-  /// Takes `--key-file FILE` out of `arguments` and reads the key.
+  /// Whether `--vfs` or `--extension` was given.
+  var hasConnectionOptions: Bool { vfs != nil || !extensions.isEmpty }
+
+  /// Takes `--key-file FILE`, `--vfs NAME` and every `--extension
+  /// PATH[:ENTRY]` out of `arguments` and reads the key.
   init(_ arguments: inout Arguments) throws {
+    vfs = try arguments.option("vfs")
+    var extensions: [SQLiteExtension] = []
+    while let value = try arguments.option("extension") { extensions.append(try Self.parseExtension(value)) }
+    self.extensions = extensions
     guard let keyFile = try arguments.option("key-file") else {
       key = nil
       return
     }
     key = try Self.readKey(keyFile)
+  }
+
+  /// `PATH[:ENTRY]`: the text after the last ":" is the entry point when it
+  /// is a C identifier (a path may hold ":" too); "PATH:" is a usage error.
+  static func parseExtension(_ value: String) throws -> SQLiteExtension {
+    guard !value.isEmpty else { throw UsageError("--extension needs a path") }
+    guard let colon = value.lastIndex(of: ":") else { return SQLiteExtension(path: value) }
+    let path = String(value[..<colon])
+    let entry = String(value[value.index(after: colon)...])
+    guard !entry.isEmpty else { throw UsageError("--extension \(value): the entry point after ':' is empty") }
+    let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+    let digits = Set("0123456789")
+    let isIdentifier =
+      entry.first.map(letters.contains) == true && entry.allSatisfy { letters.contains($0) || digits.contains($0) }
+    guard isIdentifier, !path.isEmpty else { return SQLiteExtension(path: value) }
+    return SQLiteExtension(path: path, entryPoint: entry)
+  }
+
+  /// A configuration with the key, the VFS and the extensions.
+  private func configured(_ base: Configuration = Configuration()) -> Configuration {
+    var configuration = base
+    configuration.key = key
+    configuration.vfs = vfs
+    configuration.extensions = extensions
+    return configuration
   }
 
   static func readKey(_ keyFile: String) throws -> String {
@@ -40,14 +82,13 @@ struct DatabaseOpener {
     return text
   }
 
-  /// Opens the file at `path` in `mode`, with the key if there is one.
-  /// `.readWrite` with a key still never creates the file: the path is
-  /// opened as a `file:` URI with `mode=rw` (a path that is a `file:` URI
-  /// already is opened as it is, as without a key).
+  /// Opens the file at `path` in `mode`, with the key, VFS and extensions
+  /// if there are any. `.readWrite` with them still never creates the file:
+  /// the path is opened as a `file:` URI with `mode=rw` (a path that is a
+  /// `file:` URI already is opened as it is, as without them).
   func open(_ path: String, mode: OpenMode) throws -> Database {
-    guard let key else { return try Database(path: path, mode: mode) }
-    var configuration = Configuration()
-    configuration.key = key
+    guard key != nil || hasConnectionOptions else { return try Database(path: path, mode: mode) }
+    var configuration = configured()
     switch mode {
     case .readOnly:
       configuration.readOnly = true
@@ -62,20 +103,19 @@ struct DatabaseOpener {
 
   /// Opens a `DatabaseQueue` on the file at `path`, which must exist (it is
   /// opened as a `file:` URI with `mode=rw`; a `file:` URI path as it is),
-  /// set up by `configuration`, with the key if there is one.
+  /// set up by `configuration`, with the key, VFS and extensions if there
+  /// are any.
   func openQueue(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
-    var configuration = configuration
-    configuration.key = key
+    let configuration = configured(configuration)
     let target =
       path.hasPrefix("file:") ? path : URL(fileURLWithPath: path, isDirectory: false).absoluteString + "?mode=rw"
     return try DatabaseQueue(path: target, configuration: configuration)
   }
 
   /// Opens the database called `name` as `Database(name:createSQL:location:)`,
-  /// with the key if there is one.
+  /// with the key, VFS and extensions if there are any.
   func open(name: String, createSQL: String, location: DatabaseLocation) throws -> Database {
-    var configuration = Configuration()
-    configuration.key = key
+    let configuration = configured()
     return try Database(name: name, createSQL: createSQL, location: location, configuration: configuration)
   }
 }

@@ -1211,6 +1211,136 @@ class ClusterCommandTests(unittest.TestCase):
         self.assertEqual(run("node", "--data", directory).returncode, 2)  # no --address
 
 
+def build_test_extension(directory):
+    """Compiles Tests/Fixtures/extension/test_extension.c into `directory` as
+    test_extension.so (its default entry point registers bridge_ext_answer()
+    and bridge_ext_vfs()); returns its path, or None when no C compiler is
+    found (cc, clang or gcc on PATH, or the Swift toolchain's clang)."""
+    import shutil
+    compiler = next((found for found in (shutil.which(name) for name in ("cc", "clang", "gcc")) if found), None)
+    if compiler is None and os.access("/opt/swift/usr/bin/clang", os.X_OK):
+        compiler = "/opt/swift/usr/bin/clang"
+    if compiler is None:
+        return None
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "extension", "test_extension.c")
+    output = os.path.join(directory, "test_extension.so")
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", output, source], check=True, timeout=120)
+    return output
+
+
+class ExtensionAndVfsTests(unittest.TestCase):
+    """--extension PATH[:ENTRY] and --vfs NAME on every command that opens a
+    local database (the core's Configuration.extensions and vfs)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.build_dir = tempfile.TemporaryDirectory()
+        cls.extension = build_test_extension(cls.build_dir.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.build_dir.cleanup()
+
+    def setUp(self):
+        if self.extension is None:
+            self.skipTest("no C compiler (cc, clang or gcc on PATH, or /opt/swift/usr/bin/clang) to build "
+                          "Tests/Fixtures/extension/test_extension.c")
+        self.db = make_database(os.path.join(use_temporary_directory(self), "test.db"),
+                                "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'a');")
+
+    def test_query_calls_the_extensions_function_and_not_without_it(self):
+        result = run("query", self.db, "SELECT bridge_ext_answer() AS a", "--extension", self.extension)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout), [{"a": 42}])
+        without = run("query", self.db, "SELECT bridge_ext_answer() AS a")
+        self.assertEqual(without.returncode, 1)
+        self.assertIn("no such function: bridge_ext_answer", without.stderr)
+
+    def test_an_entry_point_after_the_last_colon_and_repeated_extensions(self):
+        result = run("query", self.db, "SELECT bridge_ext_answer() AS a",
+                     "--extension", self.extension + ":sqlite3_testextension_init",
+                     "--extension=" + self.extension)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout), [{"a": 42}])
+
+    def test_a_missing_file_a_wrong_entry_point_and_a_failing_init_exit_1_naming_the_path(self):
+        missing = os.path.join(self.dir.name, "missing_extension.so")
+        cases = [(missing, missing),
+                 (self.extension + ":sqlite3_nosuch_init", "sqlite3_nosuch_init"),
+                 (self.extension + ":sqlite3_bridgeextfail_init", "bridge_ext refuses to load")]
+        for option, message in cases:
+            with self.subTest(option=option):
+                result = run("query", self.db, "SELECT 1", "--extension", option)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn("SQLite error 1:", result.stderr)
+                self.assertIn("cannot load the extension", result.stderr)
+                self.assertIn(message, result.stderr)
+
+    def test_the_sql_function_load_extension_stays_refused(self):
+        for options in ([], ["--extension", self.extension]):
+            with self.subTest(options=options):
+                result = run("query", self.db, "SELECT load_extension(?)", self.extension, *options)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn("not authorized", result.stderr)
+
+    def test_a_built_in_vfs_is_used_and_an_unregistered_one_exits_1_making_no_file(self):
+        for vfs in ("unix-dotfile", "unix-none"):
+            with self.subTest(vfs=vfs):
+                result = run("query", self.db, "SELECT bridge_ext_vfs() AS vfs, name FROM t",
+                             "--vfs", vfs, "--extension", self.extension)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(json.loads(result.stdout), [{"vfs": vfs, "name": "a"}])
+        absent = os.path.join(self.dir.name, "absent.db")
+        result = run("query", absent, "CREATE TABLE x(y)", "--vfs", "no-such-vfs")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("SQLite error 14", result.stderr)
+        self.assertIn('no VFS named "no-such-vfs"', result.stderr)
+        self.assertFalse(os.path.exists(absent))
+
+    def test_every_command_that_opens_a_local_database_takes_both(self):
+        copy = os.path.join(self.dir.name, "copy.db")
+        commands = [["query", self.db, "SELECT 1"], ["tables", self.db], ["columns", self.db, "t"],
+                    ["schema", self.db], ["check", self.db],
+                    ["update-table", self.db, "t", "--create", "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT)"],
+                    ["shell", self.db], ["backup", self.db, copy], ["watch", self.db, "SELECT 1", "--count", "1"],
+                    ["demo", "--dir", os.path.join(self.dir.name, "demo")]]
+        os.mkdir(os.path.join(self.dir.name, "demo"))
+        for args in commands:
+            with self.subTest(args=args, vfs="no-such-vfs"):
+                result = run(*args, "--vfs", "no-such-vfs", input="")
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn('no VFS named "no-such-vfs"', result.stderr)
+            with self.subTest(args=args, extension="failing"):
+                result = run(*args, "--extension", self.extension + ":sqlite3_bridgeextfail_init", input="")
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn("bridge_ext refuses to load", result.stderr)
+            with self.subTest(args=args, extension="working"):
+                result = run(*args, "--vfs", "unix-dotfile", "--extension", self.extension, input="")
+                self.assertEqual(result.returncode, 0, result.stderr)
+        shell = run("shell", self.db, "--extension", self.extension, input="SELECT bridge_ext_answer() AS a;\n")
+        self.assertEqual(shell.returncode, 0, shell.stderr)
+        self.assertIn("42", shell.stdout)
+
+    def test_usage_errors_exit_2(self):
+        cases = [(["query", self.db, "SELECT 1", "--extension"], "--extension needs a value"),
+                 (["query", self.db, "SELECT 1", "--extension", ""], "--extension needs a path"),
+                 (["query", self.db, "SELECT 1", "--extension", self.extension + ":"], "entry point after ':' is empty"),
+                 (["query", self.db, "SELECT 1", "--vfs"], "--vfs needs a value"),
+                 (["version", "--vfs", "unix-dotfile"], "--vfs and --extension"),
+                 (["query", "db", "SELECT 1", "--cluster", "127.0.0.1:1", "--extension", self.extension],
+                  "not by query with --cluster")]
+        for args, message in cases:
+            with self.subTest(args=args):
+                result = run(*args)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn(message, result.stderr)
+
+    def test_help_names_both_options(self):
+        result = run("--help")
+        self.assertIn("--vfs NAME", result.stdout)
+        self.assertIn("--extension PATH[:ENTRY]", result.stdout)
+
+
 if __name__ == "__main__":
     CLI = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)
