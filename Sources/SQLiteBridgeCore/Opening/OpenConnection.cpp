@@ -126,11 +126,15 @@ bool failOpen(Connection& connection, int rc, const std::string& path,
 // no connection, made before any file is.
 bool checkBeforeOpen(Connection& connection, const Configuration& configuration) noexcept {
   if (configuration.autoCheckpointPages < -1) {
-    return connection.fail(SQLITE_MISUSE,
-                           "autoCheckpointPages is " + std::to_string(configuration.autoCheckpointPages) +
-                               ": -1 leaves SQLite's default, 0 turns automatic checkpoints off, and a positive "
-                               "number of pages sets them",
-                           std::string());
+    try {
+      return connection.fail(SQLITE_MISUSE,
+                             "autoCheckpointPages is " + std::to_string(configuration.autoCheckpointPages) +
+                                 ": -1 leaves SQLite's default, 0 turns automatic checkpoints off, and a positive "
+                                 "number of pages sets them",
+                             std::string());
+    } catch (...) {
+      return connection.fail(SQLITE_MISUSE, std::string(), std::string());
+    }
   }
   if (configuration.vfs.find('\0') != std::string::npos) {
     return connection.fail(SQLITE_MISUSE, "the VFS name holds a NUL byte", std::string());
