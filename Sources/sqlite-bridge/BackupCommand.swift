@@ -12,6 +12,12 @@ import SQLiteBridge
 /// the same key (an existing DEST must already be encrypted with it). SRC
 /// and DEST naming the same file (the same path, or a link to it) is a
 /// usage error. On a terminal, stderr shows a progress bar.
+///
+/// A DEST that Litestream replicates: the copy is an ordinary write through
+/// SQLite, so Litestream ships it like any other commit (a restore gives the
+/// copy), and it replaces DEST's tables, Litestream's `_litestream_seq` and
+/// `_litestream_lock` included (they are gone until Litestream makes them
+/// again). Tests/CLI/test_cli.py's LitestreamTests check both.
 enum BackupCommand {
   static let pagesPerStep = 256
 

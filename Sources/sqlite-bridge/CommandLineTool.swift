@@ -45,7 +45,8 @@ enum CommandLineTool {
           Copy the database SRC into DEST (created, or replaced when it exists)
           with SQLite's online backup, showing a progress bar on stderr when it
           is a terminal. SRC and DEST must be different files. --key-file
-          opens both with the key.
+          opens both with the key. A DEST that Litestream replicates gets
+          the copy replicated, and loses Litestream's own tables.
       columns DB TABLE
           Print TABLE's column names, one per line.
       tables DB [--format json|table]

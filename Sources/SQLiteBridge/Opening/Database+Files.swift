@@ -57,6 +57,10 @@ extension Database {
   /// files; never anything else, never outside the documents directory.
   /// Does nothing when there is nothing to remove.
   ///
+  /// Under Litestream: `litestream replicate` keeps a WAL database open, so
+  /// this throws `.busy` while it runs (stop it first). Removing the file
+  /// never touches the replica, which still restores the removed database.
+  ///
   /// - Throws: `DatabaseError` with `.busy` while a `Database` of this
   ///   process holds it open or another process holds a lock on it (nothing
   ///   is removed); `.misuse` for a name `Database(name:…)` refuses or an
@@ -71,6 +75,10 @@ extension Database {
   /// Removes the database file at `path` and its `-wal`, `-shm` and
   /// `-journal` files (the companions first). Does nothing when there is
   /// nothing to remove.
+  ///
+  /// Under Litestream: `litestream replicate` keeps a WAL database open, so
+  /// this throws `.busy` while it runs (stop it first). Removing the file
+  /// never touches the replica, which still restores the removed database.
   ///
   /// - Throws: `DatabaseError` with `.busy` while a `Database` of this
   ///   process holds it open or another process holds a lock on it (nothing
