@@ -5,6 +5,9 @@
 
 #include <string>
 
+#include "sqlitebridge/Database.hpp"
+#include "sqlitebridge/SQLite.hpp"
+
 namespace sqlitebridge_test {
 
 /// The path of the built test extension (test_extension.so). Its default
@@ -17,5 +20,15 @@ inline const char* kFailingEntryPoint = "sqlite3_bridgeextfail_init";
 /// The entry point that registers the VFS "bridge-ext-vfs" (the default
 /// VFS under another name) and bridge_ext_answer().
 inline const char* kVfsEntryPoint = "sqlite3_bridgeextvfs_init";
+
+/// The name of the VFS the main database's file was opened through
+/// (SQLITE_FCNTL_VFSNAME), or "<no answer>".
+inline std::string vfsName(sqlitebridge::Database& db) {
+  char* name = nullptr;
+  if (sqlite3_file_control(db.handle(), "main", SQLITE_FCNTL_VFSNAME, &name) != SQLITE_OK) return "<no answer>";
+  std::string result = name != nullptr ? name : "";
+  sqlite3_free(name);
+  return result;
+}
 
 }  // namespace sqlitebridge_test

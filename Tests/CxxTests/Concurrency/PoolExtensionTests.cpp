@@ -19,14 +19,6 @@ using namespace sqlitebridge_test;
 
 namespace {
 
-std::string vfsName(Database& db) {
-  char* name = nullptr;
-  if (sqlite3_file_control(db.handle(), "main", SQLITE_FCNTL_VFSNAME, &name) != SQLITE_OK) return "<no answer>";
-  std::string result = name != nullptr ? name : "";
-  sqlite3_free(name);
-  return result;
-}
-
 // "answer vfs pages" of a connection.
 std::string describeConnection(Database& db) {
   return std::to_string(scalarInteger(db, "SELECT bridge_ext_answer()")) + " " + vfsName(db) + " " +

@@ -21,15 +21,6 @@ Configuration withVfs(const std::string& vfs) {
   return configuration;
 }
 
-// The name of the VFS the main database's file was opened through.
-std::string vfsName(Database& db) {
-  char* name = nullptr;
-  if (sqlite3_file_control(db.handle(), "main", SQLITE_FCNTL_VFSNAME, &name) != SQLITE_OK) return "<no answer>";
-  std::string result = name != nullptr ? name : "";
-  sqlite3_free(name);
-  return result;
-}
-
 }  // namespace
 
 TEST(Vfs, EmptyUsesTheDefaultVfs) {
