@@ -3,6 +3,7 @@
 #include <new>
 
 #include "ConnectionObservation.hpp"
+#include "StorageFailure.hpp"
 
 namespace sqlitebridge {
 
@@ -107,7 +108,7 @@ bool Connection::failFromSQLite(int resultCode, const std::string& sql) noexcept
       message = sqlite3_errmsg(db);
     }
   }
-  return fail(extended, message != nullptr ? message : "", sql);
+  return fail(extended, describeStorageFailure(extended, message != nullptr ? message : ""), sql);
 }
 
 bool Connection::begin() noexcept {

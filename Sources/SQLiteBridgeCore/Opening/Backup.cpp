@@ -2,6 +2,7 @@
 #include <exception>
 
 #include "Connection.hpp"
+#include "StorageFailure.hpp"
 #include "sqlitebridge/Database.hpp"
 
 namespace sqlitebridge {
@@ -42,8 +43,11 @@ bool Database::backupInto(Database& destination, int pagesPerStep, bool (*progre
   const auto failFromDestination = [&](int code) {
     const char* message = sqlite3_errmsg(target);
     const int extended = sqlite3_extended_errcode(target);
-    return source.fail((extended & 0xff) == (code & 0xff) ? extended : code,
-                       std::string("backup failed: ") + (message != nullptr ? message : sqlite3_errstr(code)), "");
+    const int reported = (extended & 0xff) == (code & 0xff) ? extended : code;
+    return source.fail(reported,
+                       describeStorageFailure(reported, std::string("backup failed: ") +
+                                                            (message != nullptr ? message : sqlite3_errstr(code))),
+                       "");
   };
   if (backup == nullptr) return failFromDestination(sqlite3_errcode(target));
   int rc = SQLITE_OK;

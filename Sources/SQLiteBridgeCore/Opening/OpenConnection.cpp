@@ -4,6 +4,7 @@
 #include "Encryption.hpp"
 #include "LoadExtension.hpp"
 #include "SQLiteFeatures.hpp"
+#include "StorageFailure.hpp"
 
 namespace sqlitebridge {
 
@@ -253,7 +254,7 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
       sqlite3_open_v2(target.c_str(), &db, flags, configuration.vfs.empty() ? nullptr : configuration.vfs.c_str());
   if (rc != SQLITE_OK) {
     const int extended = db != nullptr ? sqlite3_extended_errcode(db) : rc;
-    std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    std::string message = describeStorageFailure(extended, db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     sqlite3_close(db);
     try {
       message += ": " + path;

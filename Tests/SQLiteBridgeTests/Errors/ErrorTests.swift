@@ -20,6 +20,24 @@ struct ErrorTests {
     }
   }
 
+  /// I/O errors and full disks say what failed (the core's rule, issue 28;
+  /// the C++ suite fails reads, writes, syncs and locks through the
+  /// power-loss harness's VFS).
+  @Test func aFullDatabaseSaysSoByName() throws {
+    try withTemporaryDirectory { directory in
+      let database = try Database(path: directory + "/full.db")
+      try database.execute("CREATE TABLE notes(body)")
+      try database.execute("PRAGMA max_page_count = 2")
+      let error = try #require(throws: DatabaseError.self) {
+        try database.execute("INSERT INTO notes(body) VALUES (zeroblob(100000))")
+      }
+      #expect(error.resultCode == .full)
+      #expect(error.message == "database or disk is full (SQLITE_FULL)")
+      try database.execute("INSERT INTO notes(body) VALUES ('small')")
+      #expect(try database.execute("SELECT count(*) AS n FROM notes") == [["n": .integer(1)]])
+    }
+  }
+
   @Test func sqlIsNilWhenNoSQLWasRunning() throws {
     try withTemporaryDirectory { directory in
       let badName = try #require(throws: DatabaseError.self) {
