@@ -25,14 +25,24 @@ class TableRebuild {
 
   bool run() {
     if (name_.empty()) return connection_.fail(SQLITE_MISUSE, "updateTable needs the name of a table", std::string());
-    if (!exists("table", name_)) return connection_.fail(SQLITE_ERROR, "no such table: " + name_, std::string());
-    if (exists("table", old_)) {
+    // A failed lookup (an I/O error reading the schema) is reported as
+    // itself, never taken for an answer.
+    bool found = false;
+    if (!exists("table", name_, found)) return false;
+    if (!found) return connection_.fail(SQLITE_ERROR, "no such table: " + name_, std::string());
+    if (!exists("table", old_, found)) return false;
+    if (found) {
       return connection_.fail(
           SQLITE_ERROR, "cannot update table " + name_ + ": a table named " + old_ + " already exists", std::string());
     }
-    const bool foreignKeysOn = pragma("foreign_keys") == 1;
+    int foreignKeys = 0;
+    int legacyAlter = 0;
+    if (!pragma("foreign_keys", foreignKeys) || !pragma("legacy_alter_table", legacyAlter)) return false;
+    const bool foreignKeysOn = foreignKeys == 1;
     const bool inTransaction = sqlite3_get_autocommit(connection_.db) == 0;
-    if (foreignKeysOn && inTransaction && referencedByOtherTables()) {
+    std::vector<std::string> referencing;
+    if (foreignKeysOn && inTransaction && !tablesReferencing(connection_, name_, referencing)) return false;
+    if (!referencing.empty()) {
       return connection_.fail(SQLITE_MISUSE,
                               "cannot update table " + name_ +
                                   " inside a transaction while foreign keys are enforced and other tables "
@@ -43,7 +53,7 @@ class TableRebuild {
     // dropping the old table neither rewrites nor cascades into the tables
     // that reference it; they are checked explicitly before committing.
     const bool pauseForeignKeys = foreignKeysOn && !inTransaction;
-    const bool setLegacyAlter = pragma("legacy_alter_table") == 0;
+    const bool setLegacyAlter = legacyAlter == 0;
     if (pauseForeignKeys) quietly("PRAGMA foreign_keys = OFF");
     // Legacy rename leaves references in views and triggers naming `name`,
     // which is the new table once rebuilt.
@@ -73,12 +83,13 @@ class TableRebuild {
     }
     bool hadSequence = false;
     std::int64_t sequence = 0;
-    if (exists("table", "sqlite_sequence") &&
-        !query(connection_, "SELECT seq FROM sqlite_sequence WHERE name = ?1 COLLATE NOCASE", {name_},
-               [&](sqlite3_stmt* stmt) {
-                 hadSequence = true;
-                 sequence = sqlite3_column_int64(stmt, 0);
-               })) {
+    bool sequences = false;
+    if (!exists("table", "sqlite_sequence", sequences)) return false;
+    if (sequences && !query(connection_, "SELECT seq FROM sqlite_sequence WHERE name = ?1 COLLATE NOCASE", {name_},
+                            [&](sqlite3_stmt* stmt) {
+                              hadSequence = true;
+                              sequence = sqlite3_column_int64(stmt, 0);
+                            })) {
       return false;
     }
     if (!script("ALTER TABLE " + quoteIdentifier(name_) + " RENAME TO " + quoteIdentifier(old_))) return false;
@@ -90,16 +101,18 @@ class TableRebuild {
       if (!script("DROP " + object.type + " IF EXISTS " + quoteIdentifier(object.name))) return false;
     }
     if (!callerScript(create_)) return false;
-    if (!exists("table", name_)) {
-      return connection_.fail(SQLITE_ERROR, "the create SQL did not create table " + name_, create_);
-    }
+    bool created = false;
+    if (!exists("table", name_, created)) return false;
+    if (!created) return connection_.fail(SQLITE_ERROR, "the create SQL did not create table " + name_, create_);
     if (!(insert_.empty() ? copySharedColumns() : callerScript(insert_))) return false;
     if (!script("DROP TABLE " + quoteIdentifier(old_))) return false;
     for (const SchemaObject& object : dependents) {
       // The create script may have made some of them itself.
-      if (!exists(object.type, object.name) && !script(object.sql)) return false;
+      bool made = false;
+      if (!exists(object.type, object.name, made) || (!made && !script(object.sql))) return false;
     }
-    if (hadSequence && exists("table", "sqlite_sequence") &&
+    if (hadSequence && !exists("table", "sqlite_sequence", sequences)) return false;
+    if (hadSequence && sequences &&
         // The sequence is bound as text: compared as text it would beat any
         // integer in max() and be stored as text, lowering the sequence.
         !query(connection_,
@@ -192,11 +205,6 @@ class TableRebuild {
     return true;
   }
 
-  bool referencedByOtherTables() {
-    std::vector<std::string> tables;
-    return tablesReferencing(connection_, name_, tables) && !tables.empty();
-  }
-
   // The rebuilt table's own references, and those of tables referencing it;
   // every table's when enforcement was paused, since the caller's SQL could
   // then have broken a foreign key anywhere.
@@ -234,17 +242,18 @@ class TableRebuild {
     return false;
   }
 
-  bool exists(const std::string& type, const std::string& name) {
-    bool found = false;
-    query(connection_, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2 COLLATE NOCASE", {type, name},
-          [&](sqlite3_stmt*) { found = true; });
-    return found;
+  // Sets `found` to whether a schema object of `type` is called `name`;
+  // false (the error is the connection's) when the lookup itself failed.
+  bool exists(const std::string& type, const std::string& name, bool& found) {
+    found = false;
+    return query(connection_, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2 COLLATE NOCASE", {type, name},
+                 [&](sqlite3_stmt*) { found = true; });
   }
 
-  int pragma(const std::string& name) {
-    int value = 0;
-    query(connection_, "PRAGMA " + name, {}, [&](sqlite3_stmt* stmt) { value = sqlite3_column_int(stmt, 0); });
-    return value;
+  // Reads an integer pragma into `value`; false when that failed.
+  bool pragma(const std::string& name, int& value) {
+    value = 0;
+    return query(connection_, "PRAGMA " + name, {}, [&](sqlite3_stmt* stmt) { value = sqlite3_column_int(stmt, 0); });
   }
 
   bool script(const std::string& sql) { return runScript(connection_, sql); }
