@@ -9,6 +9,7 @@
 #include "FileSystem.hpp"
 #include "OpenConnection.hpp"
 #include "Script.hpp"
+#include "StorageFailure.hpp"
 #include "sqlitebridge/Database.hpp"
 
 namespace sqlitebridge {
@@ -38,11 +39,11 @@ bool createDatabase(Connection& connection, const std::string& target, const std
     removeDatabaseFiles(temporary);
     return false;
   }
-  std::string problem;
+  FileFailure problem;
   bool ours = false;
   if (!publishFile(temporary, target, ours, problem)) {
     removeDatabaseFiles(temporary);
-    return connection.fail(SQLITE_CANTOPEN, problem, std::string());
+    return connection.fail(problem.code, describeStorageFailure(problem.code, problem.message), std::string());
   }
   // A script that commits and then sets journal_mode PERSIST or TRUNCATE
   // leaves the temporary's journal behind after closing (committed, so not
@@ -122,9 +123,12 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
       const std::string bundled =
           location.bundleDirectory.empty() ? std::string() : joinPath(location.bundleDirectory, name);
       if (!bundled.empty() && isRegularFile(bundled)) {
-        std::string problem;
+        FileFailure problem;
         if (!copyFileAtomically(bundled, target, copiedHere, problem)) {
-          return connection.fail(SQLITE_CANTOPEN, "cannot copy the bundled database: " + problem, std::string());
+          return connection.fail(
+              problem.code,
+              describeStorageFailure(problem.code, "cannot copy the bundled database: " + problem.message),
+              std::string());
         }
       } else if (!createDatabase(connection, target, createSQL, configuration)) {
         return false;

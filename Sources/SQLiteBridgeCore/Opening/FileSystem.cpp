@@ -1,5 +1,8 @@
 #include "FileSystem.hpp"
 
+#include "FileOperationObserver.hpp"
+#include "sqlitebridge/SQLite.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -23,16 +26,50 @@ namespace sqlitebridge {
 
 namespace {
 
-std::string describeErrno(const std::string& what, const std::string& path) {
-  return what + " " + path + ": " + std::strerror(errno);
+std::atomic<FileOperationObserver*> installedObserver{nullptr};
+
+// Runs `body` (which returns whether the operation succeeded, leaving errno
+// set when not) under the installed observer, if any: it may refuse the
+// operation, which then fails with the errno it gives.
+template <typename Body>
+bool observed(const FileOperation& operation, Body body) {
+  FileOperationObserver* observer = installedObserver.load(std::memory_order_acquire);
+  if (observer == nullptr) return body();
+  if (const int refused = observer->refusal(operation)) {
+    errno = refused;
+    return false;
+  }
+  const bool succeeded = body();
+  const int reason = errno;
+  observer->done(operation, succeeded);
+  errno = reason;
+  return succeeded;
+}
+
+// Sets `failure` from errno: what failed, on which path, and the code that
+// fits the reason (`ioCode` for an I/O error).
+bool fail(FileFailure& failure, int ioCode, const std::string& what, const std::string& path) {
+  const int reason = errno;
+  failure.code = reason == ENOSPC || reason == EDQUOT ? SQLITE_FULL : reason == EIO ? ioCode : SQLITE_CANTOPEN;
+  failure.message = what + " " + path + ": " + std::strerror(reason);
+  return false;
+}
+
+bool removeFile(const std::string& path) noexcept {
+  return observed(FileOperation{FileOperation::Kind::Remove, path}, [&] { return ::unlink(path.c_str()) == 0; });
 }
 
 // Makes a rename or link durable: fsync the directory that holds it.
-void syncDirectory(const std::string& directory) noexcept {
-  const int fd = ::open(directory.c_str(), O_RDONLY);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
+bool syncDirectory(const std::string& directory) noexcept {
+  return observed(FileOperation{FileOperation::Kind::SyncDirectory, directory}, [&] {
+    const int fd = ::open(directory.c_str(), O_RDONLY);
+    if (fd < 0) return false;
+    const bool synced = ::fsync(fd) == 0;
+    const int reason = errno;
+    ::close(fd);
+    errno = reason;
+    return synced;
+  });
 }
 
 const char kTemporaryPrefix[] = ".sqlitebridge-";
@@ -74,17 +111,22 @@ bool parseTemporaryName(const std::string& name, std::size_t& baseLength, long& 
 
 bool processIsGone(long pid) noexcept { return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH; }
 
-bool writeAll(int fd, const char* data, std::size_t size) noexcept {
-  while (size > 0) {
-    const ssize_t written = ::write(fd, data, size);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
+// Writes all of `data` at `offset` of `path` (open as `fd`), advancing
+// `offset`.
+bool writeAll(int fd, const std::string& path, std::int64_t& offset, const char* data, std::size_t size) noexcept {
+  return observed(FileOperation{FileOperation::Kind::Write, path, nullptr, offset, data, size}, [&] {
+    while (size > 0) {
+      const ssize_t written = ::write(fd, data, size);
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        return false;
+      }
+      data += written;
+      size -= static_cast<std::size_t>(written);
+      offset += written;
     }
-    data += written;
-    size -= static_cast<std::size_t>(written);
-  }
-  return true;
+    return true;
+  });
 }
 
 }  // namespace
@@ -124,83 +166,95 @@ std::string temporaryPath(const std::string& directory) {
                                  std::to_string(random() % 1000000000ULL) + ".tmp");
 }
 
+void setFileOperationObserver(FileOperationObserver* observer) noexcept {
+  installedObserver.store(observer, std::memory_order_release);
+}
+
+FileOperationObserver* fileOperationObserver() noexcept { return installedObserver.load(std::memory_order_acquire); }
+
 bool publishFile(const std::string& temporary, const std::string& destination, bool& ours,
-                 std::string& error) noexcept {
+                 FileFailure& failure) noexcept {
   ours = false;
   try {
     // link() fails with EEXIST instead of replacing a database another
     // process published meanwhile; the caller then opens that one.
-    if (::link(temporary.c_str(), destination.c_str()) == 0) {
+    const bool linked = observed(FileOperation{FileOperation::Kind::Link, temporary, &destination},
+                                 [&] { return ::link(temporary.c_str(), destination.c_str()) == 0; });
+    if (linked) {
       ours = true;
-      ::unlink(temporary.c_str());
+      removeFile(temporary);
     } else if (errno == EEXIST) {
-      ::unlink(temporary.c_str());
-    } else if (::rename(temporary.c_str(), destination.c_str()) != 0) {
+      removeFile(temporary);
+    } else if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOTSUP && errno != EMLINK) {
+      // An I/O error, a full disk, a permission: not a missing feature.
+      fail(failure, SQLITE_IOERR, "cannot publish the new database as", destination);
+      removeFile(temporary);
+      return false;
+    } else if (!observed(FileOperation{FileOperation::Kind::Rename, temporary, &destination},
+                         [&] { return ::rename(temporary.c_str(), destination.c_str()) == 0; })) {
       // File systems without hard links: rename is still atomic.
-      error = describeErrno("cannot move the new database to", destination);
-      ::unlink(temporary.c_str());
+      fail(failure, SQLITE_IOERR, "cannot move the new database to", destination);
+      removeFile(temporary);
       return false;
     } else {
       ours = true;
     }
-    syncDirectory(parentDirectory(destination));
+    const std::string directory = parentDirectory(destination);
+    if (!syncDirectory(directory)) {
+      return fail(failure, SQLITE_IOERR_DIR_FSYNC, "cannot sync the directory", directory);
+    }
     return true;
   } catch (...) {
-    ::unlink(temporary.c_str());
-    error = "out of memory";
+    removeFile(temporary);
+    failure = FileFailure{SQLITE_NOMEM, "out of memory"};
     return false;
   }
 }
 
 bool copyFileAtomically(const std::string& source, const std::string& destination, bool& ours,
-                        std::string& error) noexcept {
+                        FileFailure& failure) noexcept {
   ours = false;
   try {
     const int in = ::open(source.c_str(), O_RDONLY);
-    if (in < 0) {
-      error = describeErrno("cannot read the bundled database", source);
-      return false;
-    }
+    if (in < 0) return fail(failure, SQLITE_IOERR_READ, "cannot read the bundled database", source);
     const std::string temporary = temporaryPath(parentDirectory(destination));
-    const int out = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (out < 0) {
-      error = describeErrno("cannot create a file in", parentDirectory(destination));
+    int out = -1;
+    if (!observed(FileOperation{FileOperation::Kind::Create, temporary}, [&] {
+          out = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+          return out >= 0;
+        })) {
+      fail(failure, SQLITE_IOERR_WRITE, "cannot create a file in", parentDirectory(destination));
       ::close(in);
       return false;
     }
     bool ok = true;
+    std::int64_t offset = 0;
     char buffer[1 << 16];
     for (;;) {
       const ssize_t got = ::read(in, buffer, sizeof buffer);
       if (got == 0) break;
       if (got < 0) {
         if (errno == EINTR) continue;
-        error = describeErrno("cannot read the bundled database", source);
-        ok = false;
+        ok = fail(failure, SQLITE_IOERR_READ, "cannot read the bundled database", source);
         break;
       }
-      if (!writeAll(out, buffer, static_cast<std::size_t>(got))) {
-        error = describeErrno("cannot write", temporary);
-        ok = false;
+      if (!writeAll(out, temporary, offset, buffer, static_cast<std::size_t>(got))) {
+        ok = fail(failure, SQLITE_IOERR_WRITE, "cannot write", temporary);
         break;
       }
     }
-    if (ok && ::fsync(out) != 0) {
-      error = describeErrno("cannot sync", temporary);
-      ok = false;
+    if (ok && !observed(FileOperation{FileOperation::Kind::Sync, temporary}, [&] { return ::fsync(out) == 0; })) {
+      ok = fail(failure, SQLITE_IOERR_FSYNC, "cannot sync", temporary);
     }
     ::close(in);
-    if (::close(out) != 0 && ok) {
-      error = describeErrno("cannot write", temporary);
-      ok = false;
-    }
+    if (::close(out) != 0 && ok) ok = fail(failure, SQLITE_IOERR_CLOSE, "cannot write", temporary);
     if (!ok) {
-      ::unlink(temporary.c_str());
+      removeFile(temporary);
       return false;
     }
-    return publishFile(temporary, destination, ours, error);
+    return publishFile(temporary, destination, ours, failure);
   } catch (...) {
-    error = "out of memory";
+    failure = FileFailure{SQLITE_NOMEM, "out of memory"};
     return false;
   }
 }
@@ -208,7 +262,7 @@ bool copyFileAtomically(const std::string& source, const std::string& destinatio
 void removeDatabaseFiles(const std::string& path) noexcept {
   for (const char* suffix : {"", "-journal", "-wal", "-shm"}) {
     try {
-      ::unlink((path + suffix).c_str());
+      removeFile(path + suffix);
     } catch (...) {
     }
   }
@@ -248,7 +302,7 @@ std::size_t removeStaleTemporaryFiles(const std::string& directory) noexcept {
       const bool ownerGone = leftover.pid != self && processIsGone(leftover.pid);
       if (idle < kAbandonedIdleSeconds && !(ownerGone && idle >= kOwnerGoneIdleSeconds)) continue;
       for (const std::string& name : leftover.names) {
-        if (::unlink(joinPath(directory, name).c_str()) == 0) ++removed;
+        if (removeFile(joinPath(directory, name))) ++removed;
       }
     }
     return removed;

@@ -20,20 +20,30 @@ std::string parentDirectory(const std::string& path);
 /// there and then published under its real name.
 std::string temporaryPath(const std::string& directory);
 
+/// Why a file operation failed: the SQLite result code that fits the
+/// system's reason (SQLITE_FULL for a full disk or quota, SQLITE_IOERR_<the
+/// operation> for an I/O error, SQLITE_CANTOPEN for anything else, such as
+/// a permission) and a message naming what failed, the path and the reason.
+struct FileFailure {
+  int code = 0;
+  std::string message;
+};
+
 /// Copies `source` to a new temporary file next to `destination`, fsyncs
 /// it, and publishes it under `destination` without replacing a file that
 /// appeared there meanwhile (then the copy is discarded). The new file gets
 /// mode 0644 narrowed by the umask. On success `ours` says whether this
 /// copy became `destination` (false: another process published one first,
-/// and that one is there). On failure nothing is left behind and `error`
+/// and that one is there). On failure nothing is left behind and `failure`
 /// says why; returns false.
 bool copyFileAtomically(const std::string& source, const std::string& destination, bool& ours,
-                        std::string& error) noexcept;
+                        FileFailure& failure) noexcept;
 /// Publishes the finished file `temporary` as `destination` as
 /// `copyFileAtomically` does (no replacing; the temporary name is gone
-/// afterwards either way), setting `ours` likewise. Returns false with
-/// `error` set on failure.
-bool publishFile(const std::string& temporary, const std::string& destination, bool& ours, std::string& error) noexcept;
+/// afterwards either way), setting `ours` likewise, then fsyncs the
+/// directory. Returns false with `failure` set on failure.
+bool publishFile(const std::string& temporary, const std::string& destination, bool& ours,
+                 FileFailure& failure) noexcept;
 /// Removes a database file and its -journal, -wal and -shm companions.
 void removeDatabaseFiles(const std::string& path) noexcept;
 /// Removes from `directory` the temporary files (names `temporaryPath`
