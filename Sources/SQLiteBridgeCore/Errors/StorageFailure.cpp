@@ -56,7 +56,8 @@ std::string describeStorageFailure(int extendedCode, const std::string& message)
     if (primary != SQLITE_IOERR) return message;
     const int subcode = extendedCode >> 8;
     const char* name = resultCodeName(extendedCode);
-    if (subcode <= 0 || subcode >= static_cast<int>(sizeof kIoErrorWhat / sizeof kIoErrorWhat[0]) || name == nullptr) {
+    if (subcode == 0) return message + " (" + name + ")";
+    if (subcode < 0 || subcode >= static_cast<int>(sizeof kIoErrorWhat / sizeof kIoErrorWhat[0]) || name == nullptr) {
       return message;
     }
     return message + " (" + kIoErrorWhat[subcode] + "; " + name + ")";

@@ -4,6 +4,8 @@
 // build refuses a key before any file is made.
 #include "Encryption.hpp"
 
+#include "StorageFailure.hpp"
+
 #include "sqlitebridge/Database.hpp"
 
 namespace sqlitebridge {
@@ -13,6 +15,29 @@ namespace {
 constexpr const char* kNoEncryption =
     "encryption needs the SQLCipher build of SQLiteBridge (CMake -DSQLITEBRIDGE_SQLCIPHER=ON, SwiftPM trait "
     "\"SQLCipher\"); this build uses the system SQLite, which cannot encrypt";
+
+#if defined(SQLITEBRIDGE_SQLCIPHER)
+// SQLCipher 3's sqlite3_rekey returns SQLITE_OK even when rewriting a page
+// failed and it rolled the rewrite back. A second connection, through the
+// same VFS, tells whether the file now opens with `key`: twice, so that a
+// passing read error does not decide it. An in-memory database has no file
+// to ask (and no I/O to fail).
+bool rekeyTookEffect(Connection& connection, const std::string& key) noexcept {
+  const char* file = sqlite3_db_filename(connection.db, "main");
+  if (file == nullptr || *file == '\0') return true;
+  sqlite3_vfs* vfs = nullptr;
+  if (sqlite3_file_control(connection.db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) != SQLITE_OK) vfs = nullptr;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    sqlite3* probe = nullptr;
+    int rc = sqlite3_open_v2(file, &probe, SQLITE_OPEN_READONLY, vfs != nullptr ? vfs->zName : nullptr);
+    if (rc == SQLITE_OK) rc = sqlite3_key(probe, key.data(), static_cast<int>(key.size()));
+    if (rc == SQLITE_OK) rc = sqlite3_exec(probe, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+    sqlite3_close(probe);
+    if (rc == SQLITE_OK) return true;
+  }
+  return false;
+}
+#endif
 
 }  // namespace
 
@@ -43,7 +68,9 @@ int applyKey(Connection& connection, const Configuration& configuration) noexcep
 void explainNotADatabase(Connection& connection, const Configuration& configuration) {
   if (configuration.key) {
     connection.error.message =
-        "the key is wrong, or the file is not an encrypted database (" + connection.error.message + ")";
+        "the key is wrong, or the file is not an encrypted database, or reading it failed (SQLCipher 3 reports a "
+        "failed read of an encrypted page so) (" +
+        connection.error.message + ")";
   } else if (Database::isEncryptionAvailable()) {
     connection.error.message += " (if it is encrypted, open it with Configuration.key)";
   }
@@ -76,7 +103,21 @@ bool Database::changeKey(const std::string& key) noexcept {
 #if defined(SQLITEBRIDGE_SQLCIPHER)
   const int rc = sqlite3_rekey(connection.db, key.data(), static_cast<int>(key.size()));
   if (rc != SQLITE_OK) return connection.failFromSQLite(rc, "");
-  return true;
+  if (rekeyTookEffect(connection, key)) return true;
+  // The connection's cipher now writes under the new key while the file is
+  // under the old one: any further write would mix the two. Close it.
+  const Error failure{
+      SQLITE_IOERR, SQLITE_IOERR,
+      describeStorageFailure(
+          SQLITE_IOERR,
+          "changeKey did not take effect: SQLCipher could not rewrite every page (an I/O error or a "
+          "full disk; SQLCipher 3 reports it as success) and rolled the rewrite back, so the file keeps "
+          "its old key (if it does not open with it, try the new one). This connection is closed, its "
+          "cipher no longer matching the file: open the database again"),
+      std::string()};
+  connection.close();
+  connection.closedReason = failure;
+  return connection.fail(failure.extendedCode, failure.message, failure.sql);
 #else
   return false;
 #endif

@@ -144,3 +144,39 @@ TEST_F(StorageFailure, UpdateTableReportsAFailedSchemaReadAsItselfAndChangesNoth
       << db.error();
   EXPECT_EQ(dump(db, "SELECT body FROM notes"), std::vector<std::string>{"body=text:kept"});
 }
+
+// Found by scripts/power-loss on the SQLCipher build (change-key-journal-
+// delete-full, an I/O error at any write of the rewrite): SQLCipher 3's
+// sqlite3_rekey rolls the rewrite back and returns SQLITE_OK, leaving the
+// file under the old key and the connection's cipher writing under the new
+// one. changeKey now finds out, fails, and closes the connection.
+TEST(StorageFailureEncrypted, AChangeKeySQLCipherRolledBackFailsAndClosesTheConnection) {
+  if (!Database::isEncryptionAvailable()) GTEST_SKIP() << "needs the SQLCipher build";
+  TempDir dir;
+  const std::string path = dir / "secret.db";
+  const auto keyed = [](const std::string& key, bool throughFaults) {
+    Configuration configuration;
+    configuration.key = key;
+    if (throughFaults) configuration.vfs = powerloss::FaultVfs::name();
+    return configuration;
+  };
+  {
+    Database setup = Database::open(path, keyed("old", false));
+    ASSERT_TRUE(setup.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES ('kept');")) << setup.error();
+  }
+  Database db = Database::open(path, keyed("old", true));
+  ASSERT_EQ(scalarInteger(db, "SELECT count(*) FROM t"), 1);
+  powerloss::Plan plan;
+  plan.mode = powerloss::Plan::Mode::Fault;
+  plan.kind = powerloss::CallKind::Write;
+  plan.at = 1;
+  powerloss::FaultVfs::shared().arm(plan);
+  EXPECT_FALSE(db.changeKey("new"));
+  powerloss::FaultVfs::shared().disarm();
+  EXPECT_EQ(db.lastError().resultCode(), ResultCode::IOErr) << db.lastError().message;
+  EXPECT_TRUE(contains(db.lastError().message, "changeKey did not take effect")) << db.lastError().message;
+  EXPECT_FALSE(db.isOpen());
+  Database reopened = Database::open(path, keyed("old", false));
+  ASSERT_TRUE(reopened.isOpen()) << reopened.error();
+  EXPECT_EQ(scalarText(reopened, "SELECT x FROM t"), "kept");
+}
