@@ -1,6 +1,6 @@
 #include "Harness.hpp"
 
-#include <sqlitebridge/ResultCode.hpp>
+#include <sqlitebridge/sqlitebridge.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -137,10 +137,14 @@ void failEveryCall(const Scenario& scenario, const Options& options, const std::
         tally.faultsHit += counts.faults;
         const std::string what = std::string(full ? "disk full" : "I/O error") + " at " + callKindName(kind) + " " +
                                  std::to_string(call) + " of " + std::to_string(total);
-        if (failure.code != 0 && !isStorageFailure(failure.code)) {
+        // SQLCipher 3 decrypts the buffer of a read that failed, and reports
+        // the garbage as SQLITE_NOTADB: its failed reads say so.
+        const bool cipherRead = sqlitebridge::Database::isEncryptionAvailable() && kind == CallKind::Read &&
+                                (failure.code & 0xff) == SQLITE_NOTADB;
+        if (failure.code != 0 && !isStorageFailure(failure.code) && !cipherRead) {
           tally.broke(replay(scenario.name, what) + "the call failed with " + std::to_string(failure.code) + " (" +
                       failure.message + "), not an I/O error or a full disk");
-        } else if (failure.code != 0 &&
+        } else if (failure.code != 0 && !cipherRead &&
                    failure.message.find(sqlitebridge::resultCodeName(failure.code)) == std::string::npos) {
           tally.broke(replay(scenario.name, what) + "the message does not say what failed: " + failure.message);
         }

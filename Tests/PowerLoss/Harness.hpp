@@ -90,5 +90,6 @@ std::vector<Scenario> schemaChangeScenarios(const std::string& work);
 std::vector<Scenario> backupScenarios(const std::string& work);
 std::vector<Scenario> poolScenarios();
 std::vector<Scenario> openByNameScenarios(const std::string& work);
+std::vector<Scenario> changeKeyScenarios();  // empty unless built against SQLCipher
 
 }  // namespace powerloss

@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
   for (auto& scenario : powerloss::schemaChangeScenarios(options.work)) all.push_back(std::move(scenario));
   for (auto& scenario : powerloss::backupScenarios(options.work)) all.push_back(std::move(scenario));
   for (auto& scenario : powerloss::openByNameScenarios(options.work)) all.push_back(std::move(scenario));
+  for (auto& scenario : powerloss::changeKeyScenarios()) all.push_back(std::move(scenario));
   if (list) {
     for (const auto& scenario : all) std::printf("%s\n", scenario.name.c_str());
     return 0;
