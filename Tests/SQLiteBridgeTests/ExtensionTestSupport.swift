@@ -30,53 +30,58 @@ enum TestExtension {
     }
   }
 
-  struct BuildFailure: Error {
-    let reason: String
-  }
-
-  /// The first C compiler found: `cc`, `clang` or `gcc` on `PATH`, else the
-  /// Swift toolchain's clang.
-  private static func findCompiler() -> String? {
-    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-    for name in ["cc", "clang", "gcc"] {
-      for directory in directories where FileManager.default.isExecutableFile(atPath: directory + "/" + name) {
-        return directory + "/" + name
-      }
-    }
-    let toolchainClang = "/opt/swift/usr/bin/clang"
-    return FileManager.default.isExecutableFile(atPath: toolchainClang) ? toolchainClang : nil
-  }
-
   private static func compile() -> Result<String, BuildFailure> {
-    guard let compiler = findCompiler() else {
-      return .failure(
-        BuildFailure(
-          reason: "no C compiler (cc, clang or gcc on PATH, or /opt/swift/usr/bin/clang) to build "
-            + "Tests/Fixtures/extension/test_extension.c"))
-    }
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("SQLiteBridgeTests-extension-\(UUID().uuidString)", isDirectory: true).path
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-    } catch {
-      return .failure(BuildFailure(reason: "cannot make a folder for the test extension: \(error)"))
-    }
-    let output = directory + "/test_extension.so"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: compiler)
-    process.arguments = ["-shared", "-fPIC", "-o", output, fixturePath("extension/test_extension.c")]
-    let errors = Pipe()
-    process.standardError = errors
-    do {
-      try process.run()
-    } catch {
-      return .failure(BuildFailure(reason: "cannot run \(compiler): \(error)"))
-    }
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: output) else {
-      return .failure(BuildFailure(reason: "\(compiler) could not build the test extension: \(message)"))
-    }
-    return .success(output)
+    buildLoadableExtension(
+      source: "extension/test_extension.c", fileName: "test_extension.so", compilers: ["cc", "clang", "gcc"],
+      toolchainCompiler: "/opt/swift/usr/bin/clang", arguments: [])
   }
+}
+
+/// Why a test extension could not be built.
+struct BuildFailure: Error {
+  let reason: String
+}
+
+/// Compiles the fixture `source` (a path in `Tests/Fixtures/`) with the first
+/// of `compilers` found on `PATH` (else `toolchainCompiler`) into a shared
+/// library called `fileName` in a new temporary folder; its path, or why it
+/// could not be built.
+func buildLoadableExtension(
+  source: String, fileName: String, compilers: [String], toolchainCompiler: String, arguments: [String]
+) -> Result<String, BuildFailure> {
+  let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+  let found =
+    compilers.lazy.flatMap { name in directories.lazy.map { $0 + "/" + name } }
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+    ?? (FileManager.default.isExecutableFile(atPath: toolchainCompiler) ? toolchainCompiler : nil)
+  guard let compiler = found else {
+    return .failure(
+      BuildFailure(
+        reason: "no compiler (\(compilers.joined(separator: ", ")) on PATH, or \(toolchainCompiler)) to build "
+          + "Tests/Fixtures/\(source)"))
+  }
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("SQLiteBridgeTests-extension-\(UUID().uuidString)", isDirectory: true).path
+  do {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+  } catch {
+    return .failure(BuildFailure(reason: "cannot make a folder for the test extension: \(error)"))
+  }
+  let output = directory + "/" + fileName
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: compiler)
+  process.arguments = arguments + ["-shared", "-fPIC", "-o", output, fixturePath(source)]
+  let errors = Pipe()
+  process.standardError = errors
+  do {
+    try process.run()
+  } catch {
+    return .failure(BuildFailure(reason: "cannot run \(compiler): \(error)"))
+  }
+  let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: output) else {
+    return .failure(BuildFailure(reason: "\(compiler) could not build Tests/Fixtures/\(source): \(message)"))
+  }
+  return .success(output)
 }
