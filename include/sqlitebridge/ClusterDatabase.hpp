@@ -10,6 +10,7 @@
 #include "Error.hpp"
 #include "Export.hpp"
 #include "Row.hpp"
+#include "SQL.hpp"
 #include "Value.hpp"
 
 namespace sqlitebridge {
@@ -89,6 +90,11 @@ class SQLITEBRIDGE_API ClusterDatabase {
   /// in time.
   bool execute(const std::string& sql, const std::vector<Value>& arguments = {},
                std::vector<Row>* rows = nullptr) noexcept;
+  /// Runs an `SQL` literal with its arguments as `execute(sql, arguments,
+  /// rows)` does; fails as that does, and with SQLITE_MISUSE naming the
+  /// identifier, before anything is sent, when an identifier in it held a
+  /// NUL byte.
+  bool execute(const SQL& literal, std::vector<Row>* rows = nullptr) noexcept;
 
   /// Runs `fn(ClusterDatabase&) -> bool` between BEGIN and COMMIT on the
   /// leader; `fn` returning false (or throwing) rolls back. The block may

@@ -21,6 +21,7 @@
 #include "Error.hpp"
 #include "Functions.hpp"
 #include "Location.hpp"
+#include "SQL.hpp"
 #include "Record.hpp"
 #include "OpenMode.hpp"
 #include "Row.hpp"
@@ -152,6 +153,13 @@ class SQLITEBRIDGE_API Database {
   /// silently dropped; a NUL byte, which ends SQLite's text, is never
   /// skipped, even in a comment) — both SQLITE_MISUSE.
   Statement prepare(const std::string& sql) noexcept;
+  /// Prepares `literal` (see `SQL`) as `prepare` does, with its arguments
+  /// bound: each run of the statement (`step` after `reset`) uses them.
+  /// Fails (invalid statement) as `prepare` does, with SQLITE_RANGE when the
+  /// arguments' count is not the statement's parameter count (raw text with
+  /// `?` of its own), and with SQLITE_MISUSE naming the identifier when an
+  /// identifier in it held a NUL byte (nothing is prepared).
+  Statement prepare(const SQL& literal) noexcept;
   /// Like `prepare`, but lent by the statement cache: a statement prepared
   /// from exactly this SQL earlier is reused, and goes back to the cache
   /// (reset, bindings cleared) when the returned `Statement` is destroyed.
@@ -185,6 +193,13 @@ class SQLITEBRIDGE_API Database {
   /// statement's parameters fails with SQLITE_RANGE.
   bool execute(const std::string& sql, const std::vector<Value>& arguments,
                std::vector<Row>* results = nullptr) noexcept;
+  /// Runs exactly one statement built as an `SQL` literal, with its
+  /// arguments, appending its rows to `*results` as `execute(sql, arguments,
+  /// results)` does. Fails as that does, and with SQLITE_MISUSE naming the
+  /// identifier, before anything runs, when an identifier in it held a NUL
+  /// byte. (`SQL` is never made from a string implicitly: `execute("…")`
+  /// keeps meaning raw SQL text.)
+  bool execute(const SQL& literal, std::vector<Row>* results = nullptr) noexcept;
   /// Runs exactly one statement with named `arguments` (see `NamedValues`);
   /// a parameter without an argument, an argument without a parameter, or a
   /// positional parameter fails with SQLITE_RANGE naming it.
@@ -234,6 +249,13 @@ class SQLITEBRIDGE_API Database {
   template <typename Body>
   bool forEachRow(const std::string& sql, Body&& body) {
     return forEachRow(sql, std::vector<Value>(), std::forward<Body>(body));
+  }
+  /// `forEachRow` over an `SQL` literal with its arguments; fails as
+  /// `execute(literal)` does.
+  template <typename Body>
+  bool forEachRow(const SQL& literal, Body&& body) {
+    if (!literal.isValid()) return failInvalidLiteral(literal);
+    return forEachRow(literal.text(), literal.arguments(), std::forward<Body>(body));
   }
   /// `forEachRow` with named arguments.
   template <typename Body>
@@ -530,6 +552,24 @@ class SQLITEBRIDGE_API Database {
   /// returns void, or bool: false stops early (a success). Fails as `fetch`.
   template <typename T, typename Body>
   bool forEach(const std::string& sql, const std::vector<Value>& arguments, Body&& body);
+  /// `fetch`, `fetchOne` and `forEach` over an `SQL` literal with its
+  /// arguments; each fails as that call does, and with SQLITE_MISUSE naming
+  /// the identifier when an identifier in the literal held a NUL byte.
+  template <typename T>
+  bool fetch(const SQL& literal, std::vector<T>& out) {
+    if (!literal.isValid()) return failInvalidLiteral(literal);
+    return fetch<T>(literal.text(), literal.arguments(), out);
+  }
+  template <typename T>
+  bool fetchOne(const SQL& literal, std::optional<T>& out) {
+    if (!literal.isValid()) return failInvalidLiteral(literal);
+    return fetchOne<T>(literal.text(), literal.arguments(), out);
+  }
+  template <typename T, typename Body>
+  bool forEach(const SQL& literal, Body&& body) {
+    if (!literal.isValid()) return failInvalidLiteral(literal);
+    return forEach<T>(literal.text(), literal.arguments(), std::forward<Body>(body));
+  }
   /// The row of `T`'s table whose single-column primary key is `key`, or
   /// `std::nullopt` (`SELECT * FROM "table" WHERE "key" = ?`). Fails as
   /// the form below with `{key}` (SQLITE_RANGE when `T`'s key has several
@@ -891,6 +931,9 @@ class SQLITEBRIDGE_API Database {
   // The record templates (DatabaseRecords.hpp): records that error where
   // lastError() reports it; returns false.
   bool failRecord(int code, const std::string& message) noexcept;
+  // Fails the call with `literal.failure()` (its SQL set to the literal's
+  // text); SQLITE_MISUSE when closed.
+  bool failInvalidLiteral(const SQL& literal) noexcept;
   // A plan for `T`'s records of the columns of `values`, made by planRecord
   // once per thread and shape (DatabaseRecords.hpp); null when planning failed.
   template <typename T>

@@ -25,6 +25,7 @@
 #include "OpenOptions.hpp"
 #include "Record.hpp"
 #include "Row.hpp"
+#include "SQL.hpp"
 #include "Schema.hpp"
 #include "Statement.hpp"
 #include "StatementText.hpp"

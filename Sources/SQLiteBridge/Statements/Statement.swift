@@ -17,8 +17,14 @@ public final class Statement {
   /// row is read.
   let core: UnsafeMutablePointer<sqlitebridge.Statement>
 
-  init(database: Database, statement: consuming sqlitebridge.Statement) {
+  /// The arguments of the `SQL` literal the statement was made from
+  /// (`Database.makeStatement(literal:)`): bound on every run that is given
+  /// no positional arguments of its own.
+  let literalArguments: [DatabaseValue]
+
+  init(database: Database, statement: consuming sqlitebridge.Statement, literalArguments: [DatabaseValue] = []) {
     self.database = database
+    self.literalArguments = literalArguments
     core = .allocate(capacity: 1)
     core.initialize(to: statement)
   }
@@ -54,14 +60,16 @@ public final class Statement {
 
   /// Runs the statement with `arguments` bound to its parameters 1...n and
   /// returns every row as a dictionary (the leftmost column wins when names
-  /// repeat).
+  /// repeat). A statement made from an `SQL` literal binds the literal's
+  /// arguments when `arguments` is empty (given ones replace them for the
+  /// run).
   ///
   /// - Throws: `DatabaseError` with `.range` when the argument count does
   ///   not match the parameters; SQLite's error when a step fails.
   @discardableResult
   public func execute(_ arguments: [DatabaseValue] = []) throws -> [[String: DatabaseValue]] {
     try run {
-      try $0.bindAll(arguments)
+      try $0.bindAll(arguments.isEmpty ? literalArguments : arguments)
     } read: {
       try database.dictionaries(&$0)
     }
@@ -86,7 +94,7 @@ public final class Statement {
   /// - Throws: `DatabaseError`, as `execute(_:)`.
   public func rows(_ arguments: [DatabaseValue] = []) throws -> [Row] {
     try run {
-      try $0.bindAll(arguments)
+      try $0.bindAll(arguments.isEmpty ? literalArguments : arguments)
     } read: {
       try database.rows(&$0)
     }
@@ -99,7 +107,7 @@ public final class Statement {
   ///   (which stops the run).
   public func forEachRow(_ arguments: [DatabaseValue] = [], _ body: (RowView) throws -> Void) throws {
     try run {
-      try $0.bindAll(arguments)
+      try $0.bindAll(arguments.isEmpty ? literalArguments : arguments)
     } read: {
       try database.forEachRow(of: &$0, body)
     }

@@ -649,6 +649,12 @@ Error ClusterDatabase::lastError() const {
   return impl_->error;
 }
 
+bool ClusterDatabase::execute(const SQL& literal, std::vector<Row>* rows) noexcept {
+  if (literal.isValid()) return execute(literal.text(), literal.arguments(), rows);
+  if (impl_) impl_->error = makeError(literal.failure().code, literal.failure().message, literal.text());
+  return false;
+}
+
 bool ClusterDatabase::execute(const std::string& sql, const std::vector<Value>& arguments,
                               std::vector<Row>* rows) noexcept {
   if (!isOpen()) {

@@ -97,6 +97,25 @@ TEST_F(ClusterDatabaseTest, RunsStatementsWithArgumentsAndNamesTheColumns) {
   EXPECT_TRUE(db_.lastColumnNames().empty());
 }
 
+TEST_F(ClusterDatabaseTest, RunsSQLLiteralsWithTheirArguments) {
+  const std::string hostile = "x'); DROP TABLE notes; --";
+  ASSERT_TRUE(
+      db_.execute(sqlitebridge::SQL::raw("CREATE TABLE ").identifier("no\"tes").sql("(id INTEGER PRIMARY KEY, title)")))
+      << db_.lastError().message;
+  ASSERT_TRUE(db_.execute(
+      sqlitebridge::SQL::raw("INSERT INTO \"no\"\"tes\"(title) VALUES ").list(std::vector<std::string>{hostile})))
+      << db_.lastError().message;
+  std::vector<Row> found;
+  ASSERT_TRUE(db_.execute(
+      sqlitebridge::SQL::raw("SELECT title FROM ").identifier("no\"tes").sql(" WHERE title = ").value(hostile), &found))
+      << db_.lastError().message;
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].value(0).asText(), hostile);
+  EXPECT_FALSE(db_.execute(sqlitebridge::SQL::raw("DROP TABLE ").identifier(std::string("no\0tes", 6))));
+  EXPECT_EQ(db_.lastError().resultCode(), sqlitebridge::ResultCode::Misuse);
+  EXPECT_EQ(rows("SELECT count(*) FROM \"no\"\"tes\"").at(0).value(0).asInteger(), 1);
+}
+
 TEST_F(ClusterDatabaseTest, EveryValueTypeRoundTrips) {
   ASSERT_TRUE(db_.execute("CREATE TABLE v(k INTEGER PRIMARY KEY, x)"));
   std::string megabyte(1 << 20, '\0');

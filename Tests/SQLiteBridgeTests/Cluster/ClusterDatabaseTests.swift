@@ -50,6 +50,22 @@ struct ClusterDatabaseTests {
     #expect(db.lastColumnNames == [])
   }
 
+  @Test func runsSQLLiteralsWithTheirArguments() throws {
+    let db = try open("literals")
+    let hostile = "x'); DROP TABLE notes; --"
+    try db.execute(literal: "CREATE TABLE \(identifier: "no\"tes")(id INTEGER PRIMARY KEY, title)")
+    try db.execute(literal: "INSERT INTO \(identifier: "no\"tes")(title) VALUES \([hostile])")
+    let found = try db.rows(literal: "SELECT title FROM \(identifier: "no\"tes") WHERE title = \(hostile)")
+    #expect(found.map(\.values) == [[.text(hostile)]])
+    struct Note: Decodable, Equatable { var title: String }
+    #expect(try db.fetch(Note.self, literal: "SELECT title FROM \(identifier: "no\"tes")") == [Note(title: hostile)])
+    let error = try #require(throws: DatabaseError.self) {
+      try db.execute(literal: "DROP TABLE \(identifier: "no\u{0}tes")")
+    }
+    #expect(error.resultCode == .misuse)
+    #expect(try db.rows(#"SELECT count(*) FROM "no""tes""#).map(\.values) == [[1]])
+  }
+
   @Test func everyValueTypeRoundTrips() throws {
     let db = try open("values")
     try db.execute("CREATE TABLE v(k INTEGER PRIMARY KEY, x)")
