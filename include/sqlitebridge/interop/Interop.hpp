@@ -2,7 +2,8 @@
 // Swift can drive the core fast: named binding step by step from Swift
 // strings, lending a cached statement into a statement variable Swift keeps,
 // the steps of scoped transactions and of migrations, a backup with a C
-// progress callback, and list types Swift can make. Never included by
+// progress callback, the bundle lookups of the Swift DatabaseLocation, and
+// list types Swift can make. Never included by
 // <sqlitebridge/sqlitebridge.hpp>; Swift imports it as the explicit
 // submodule SQLiteBridgeCore.Interop. C++ callers use Statement::bind and
 // Database::execute instead.
