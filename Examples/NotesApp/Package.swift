@@ -16,8 +16,9 @@ let package = Package(
     .target(
       name: "NotesKit",
       dependencies: [.product(name: "SQLiteBridge", package: "SQLiteBridge")],
-      // The seed: Seed/notes.db, copied on first open (scripts/make-seed).
-      resources: [.copy("Seed")],
+      // The seed, notes-seed.db at the top of the resource bundle, copied to
+      // the data directory as notes.db on first open (scripts/make-seed).
+      resources: [.copy("Seed/notes-seed.db")],
       swiftSettings: cxxInterop
     ),
     .executableTarget(name: "notes", dependencies: ["NotesKit"], swiftSettings: cxxInterop),

@@ -21,7 +21,8 @@ public final class Database {
 
   /// Opens the database called `name` in `location.documentsDirectory`.
   ///
-  /// On first use it copies `bundleDirectory/name` when that exists
+  /// On first use it copies the seed `bundleDirectory/seedName` (see
+  /// ``DatabaseLocation/seedName``; by default `name`) when that exists
   /// (atomically), otherwise creates the database and runs `createSQL` (any
   /// number of statements, without BEGIN/COMMIT of its own) in one
   /// transaction; a failing script leaves no
@@ -36,8 +37,9 @@ public final class Database {
   ///   of UTF-8 (so that SQLite's `<name>-journal` fits a file name), ends in
   ///   `-journal`, `-wal` or `-shm` (any case: SQLite would take the file for
   ///   another database's companion and overwrite it) or starts with
-  ///   `.sqlitebridge-` (our temporary files), when a directory of
-  ///   `location` holds NUL, or when the documents
+  ///   `.sqlitebridge-` (our temporary files), when `location.seedName` is
+  ///   set and breaks the same rules ("invalid seed name …"), when a
+  ///   directory of `location` holds NUL, or when the documents
   ///   directory is missing or not writable; `.notADatabase` when the
   ///   existing file is not a database; the script's error when `createSQL`
   ///   fails; `.busy` when another connection holds a lock on the

@@ -19,13 +19,14 @@ enum DemoCommand {
     }
     // The bundled seed is plain text: with a key the demo creates the
     // database encrypted with its creation SQL instead.
-    let seed = opener.key == nil ? SeedDatabase.directory(containing: databaseName) : nil
+    let location =
+      opener.key == nil
+      ? SeedDatabase.location(documentsDirectory: directory) : DatabaseLocation(documentsDirectory: directory)
+    let seed = SeedDatabase.directory(containing: databaseName, at: location)
     let target = (directory as NSString).appendingPathComponent(databaseName)
     let existed = FileManager.default.fileExists(atPath: target)
 
-    let database = try opener.open(
-      name: databaseName, createSQL: createSQL,
-      location: DatabaseLocation(documentsDirectory: directory, bundleDirectory: seed))
+    let database = try opener.open(name: databaseName, createSQL: createSQL, location: location)
     if existed {
       say("1. Opened \(database.path) (the writable copy from an earlier run).")
     } else if let seed {

@@ -1,19 +1,31 @@
 import Foundation
 import SQLiteBridge
 
-/// Finds the directory holding the CLI's bundled seed database.
+/// Where the CLI's bundled seed database is looked for.
 enum SeedDatabase {
-  /// The first directory that holds `name`: SwiftPM's resource bundle next
-  /// to the executable, or the executable's own directory (CMake builds and
-  /// installs put the seed there). Nil when none does.
-  static func directory(containing name: String) -> String? {
-    guard let executableDirectory = DatabaseLocation.default.bundleDirectory else { return nil }
-    let candidates = [
-      "\(executableDirectory)/SQLiteBridge_sqlite-bridge.resources",
-      "\(executableDirectory)/SQLiteBridge_sqlite-bridge.bundle/Contents/Resources",
-      "\(executableDirectory)/SQLiteBridge_sqlite-bridge.bundle",
-      executableDirectory,
-    ]
-    return candidates.first { FileManager.default.fileExists(atPath: "\($0)/\(name)") }
+  /// SwiftPM's resource bundle of this target (`<package>_<target>`).
+  static let resourceBundleName = "SQLiteBridge_sqlite-bridge"
+
+  /// The location of a database in `documentsDirectory` whose seed is
+  /// looked for in SwiftPM's resource bundle next to the executable, found
+  /// by `DatabaseLocation(resourceBundleNamed:…)` (which throws instead of
+  /// trapping as `Bundle.module` does when the bundle is missing), else in
+  /// the executable's own directory, where CMake builds and installs put the
+  /// seed (`DatabaseLocation.default`'s bundle directory).
+  static func location(documentsDirectory: String) -> DatabaseLocation {
+    if let location = try? DatabaseLocation(
+      resourceBundleNamed: resourceBundleName, documentsDirectory: documentsDirectory)
+    {
+      return location
+    }
+    return DatabaseLocation(
+      documentsDirectory: documentsDirectory, bundleDirectory: DatabaseLocation.default.bundleDirectory)
+  }
+
+  /// The directory holding the seed `name` at `location`, or nil when there
+  /// is none (opening by name then creates the database).
+  static func directory(containing name: String, at location: DatabaseLocation) -> String? {
+    guard let directory = location.bundleDirectory else { return nil }
+    return FileManager.default.fileExists(atPath: "\(directory)/\(location.seedName ?? name)") ? directory : nil
   }
 }

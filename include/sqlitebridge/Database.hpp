@@ -71,7 +71,8 @@ class SQLITEBRIDGE_API Database {
  public:
   /// Opens the database called `name` in `location.documentsDirectory`.
   ///
-  /// On first use (no file there yet) it copies `<bundleDirectory>/<name>`
+  /// On first use (no file there yet) it copies the seed
+  /// `<bundleDirectory>/<seedName>` (`location.seedName`, by default `name`)
   /// when that exists (atomically: temporary file, fsync, link into place),
   /// otherwise creates the database and runs `createSQL` (a script of any
   /// number of statements, without BEGIN/COMMIT of its own) in one
@@ -88,8 +89,9 @@ class SQLITEBRIDGE_API Database {
   /// bytes (so that SQLite's "<name>-journal" fits a file name), ends in
   /// `-journal`, `-wal` or `-shm` (any case: SQLite would take the file for
   /// another database's companion and overwrite it) or starts with
-  /// `.sqlitebridge-` (our temporary files), when a directory of `location`
-  /// holds NUL, or when the
+  /// `.sqlitebridge-` (our temporary files), when `location.seedName` is set
+  /// and breaks the same rules ("invalid seed name ..."), when a directory
+  /// of `location` holds NUL, or when the
   /// documents directory is missing or not writable; with SQLITE_NOTADB when
   /// the existing file is not a database; with the script's error when
   /// `createSQL` fails; with SQLITE_BUSY when another connection holds a
@@ -328,10 +330,11 @@ class SQLITEBRIDGE_API Database {
   /// Removes the database called `name` in `location.documentsDirectory`
   /// (see the by-name constructor) and its `-wal`, `-shm` and `-journal`
   /// files; never anything else, never outside the documents directory.
-  /// Succeeds when there was nothing to remove. On failure removes nothing
-  /// and, when `error` is not null, sets `*error` (cleared on success):
-  /// SQLITE_MISUSE for a name the by-name constructor refuses or an empty
-  /// documents directory; otherwise as `removeDatabase(path)` (which says
+  /// `location.bundleDirectory` and `location.seedName` play no part (the
+  /// seed is never touched). Succeeds when there was nothing to remove. On
+  /// failure removes nothing and, when `error` is not null, sets `*error`
+  /// (cleared on success): SQLITE_MISUSE for a name the by-name constructor
+  /// refuses or an empty documents directory; otherwise as `removeDatabase(path)` (which says
   /// what it does under Litestream).
   static bool removeDatabase(const std::string& name, const Location& location, Error* error = nullptr) noexcept;
   /// Removes the database file at `path` and its `-wal`, `-shm` and

@@ -39,7 +39,8 @@ class SQLITEBRIDGE_API DatabaseQueue {
   /// configuration)` does; `isOpen()` and `openError()` tell how it went.
   explicit DatabaseQueue(const std::string& path, Configuration configuration = {}) noexcept;
   /// Opens the database called `name`, as the by-name `Database` constructor
-  /// does (copying the bundled file or running `createSQL` on first use).
+  /// does (copying the bundled seed, `location.seedName` or else `name`, or
+  /// running `createSQL` on first use).
   DatabaseQueue(const std::string& name, const std::string& createSQL, const Location& location,
                 Configuration configuration = {}) noexcept;
   /// Takes over the other queue's connection; the moved-from queue is not

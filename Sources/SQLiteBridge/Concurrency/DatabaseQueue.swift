@@ -28,7 +28,8 @@ public final class DatabaseQueue: @unchecked Sendable {
   }
 
   /// Opens the database called `name`, as `Database(name:createSQL:location:configuration:)`
-  /// does (copying the bundled file or running `createSQL` on first use).
+  /// does (copying the bundled seed, `location.seedName` or else `name`, or
+  /// running `createSQL` on first use).
   ///
   /// - Throws: `DatabaseError`, as that initializer.
   public init(

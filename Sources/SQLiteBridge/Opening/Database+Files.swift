@@ -54,8 +54,9 @@ extension Database {
 
   /// Removes the database called `name` in `location.documentsDirectory`
   /// (as `Database(name:…)` finds it) and its `-wal`, `-shm` and `-journal`
-  /// files; never anything else, never outside the documents directory.
-  /// Does nothing when there is nothing to remove.
+  /// files; never anything else, never outside the documents directory
+  /// (`location.bundleDirectory` and `location.seedName` play no part: the
+  /// seed is never touched). Does nothing when there is nothing to remove.
   ///
   /// Under Litestream: `litestream replicate` keeps a WAL database open, so
   /// this throws `.busy` while it runs (stop it first). Removing the file

@@ -1,5 +1,6 @@
-// Database(name, createSQL, location): the bundle copy or the creation of a
-// database on first use, and reuse of the writable copy afterwards.
+// Database(name, createSQL, location): the bundle copy (of the seed
+// `location.seedName`, by default `name`) or the creation of a database on
+// first use, and reuse of the writable copy afterwards.
 #include <strings.h>
 
 #include <cstring>
@@ -81,12 +82,26 @@ const char* databaseNameProblem(const std::string& name) noexcept {
   return nullptr;
 }
 
-std::string invalidDatabaseNameMessage(const std::string& name, const char* problem) {
+namespace {
+
+// `name` with each NUL byte shown as '?', for a message.
+std::string printableName(const std::string& name) {
   std::string printable = name;
   for (char& c : printable) {
     if (c == '\0') c = '?';
   }
-  return "invalid database name \"" + printable + "\": " + problem;
+  return printable;
+}
+
+}  // namespace
+
+std::string invalidDatabaseNameMessage(const std::string& name, const char* problem) {
+  return "invalid database name \"" + printableName(name) + "\": " + problem;
+}
+
+std::string invalidSeedNameMessage(const std::string& name, const std::string& database, const char* problem) {
+  return "invalid seed name \"" + printableName(name) + "\" for database \"" + printableName(database) +
+         "\": " + problem;
 }
 
 bool Database::openByName(const std::string& name, const std::string& createSQL, const Location& location,
@@ -96,6 +111,17 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
     if (const char* problem = databaseNameProblem(name)) {
       return connection.fail(SQLITE_CANTOPEN, invalidDatabaseNameMessage(name, problem), std::string());
     }
+    // The seed is a file directly inside the bundle directory, as the
+    // database is one inside the documents directory. Checked on every open,
+    // not only a first one, so that a bad seed name shows at once rather than
+    // on a fresh install.
+    if (!location.seedName.empty()) {
+      if (const char* problem = databaseNameProblem(location.seedName)) {
+        return connection.fail(SQLITE_CANTOPEN, invalidSeedNameMessage(location.seedName, name, problem),
+                               std::string());
+      }
+    }
+    const std::string& seedName = location.seedName.empty() ? name : location.seedName;
     const std::string& documents = location.documentsDirectory;
     // Every system call would cut such a directory short at the NUL.
     if (documents.find('\0') != std::string::npos || location.bundleDirectory.find('\0') != std::string::npos) {
@@ -121,7 +147,7 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
       // so this is where they would pile up; sweep the abandoned ones.
       removeStaleTemporaryFiles(documents);
       const std::string bundled =
-          location.bundleDirectory.empty() ? std::string() : joinPath(location.bundleDirectory, name);
+          location.bundleDirectory.empty() ? std::string() : joinPath(location.bundleDirectory, seedName);
       if (!bundled.empty() && isRegularFile(bundled)) {
         FileFailure problem;
         if (!copyFileAtomically(bundled, target, copiedHere, problem)) {

@@ -13,4 +13,10 @@ const char* databaseNameProblem(const std::string& name) noexcept;
 /// "invalid database name \"<name>\": <problem>", NUL bytes shown as `?`.
 std::string invalidDatabaseNameMessage(const std::string& name, const char* problem);
 
+/// "invalid seed name \"<name>\" for database \"<database>\": <problem>",
+/// NUL bytes shown as `?`. A seed name (`Location::seedName`) obeys the rule
+/// of a database name: it names a file directly inside the bundle
+/// directory.
+std::string invalidSeedNameMessage(const std::string& name, const std::string& database, const char* problem);
+
 }  // namespace sqlitebridge

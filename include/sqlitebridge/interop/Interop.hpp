@@ -2,7 +2,8 @@
 // Swift can drive the core fast: named binding step by step from Swift
 // strings, lending a cached statement into a statement variable Swift keeps,
 // the steps of scoped transactions and of migrations, a backup with a C
-// progress callback, and list types Swift can make. Never included by
+// progress callback, the bundle lookups of the Swift DatabaseLocation, and
+// list types Swift can make. Never included by
 // <sqlitebridge/sqlitebridge.hpp>; Swift imports it as the explicit
 // submodule SQLiteBridgeCore.Interop. C++ callers use Statement::bind and
 // Database::execute instead.
@@ -498,6 +499,35 @@ struct ConfigurationAccess {
                            const std::string& entryPoint) noexcept {
     configuration.extensions.push_back(Extension{path, entryPoint});
   }
+};
+
+/// Where the Swift `DatabaseLocation`'s bundle initializers find a seed
+/// directory: the rules (a bundle's usable directory; where SwiftPM puts a
+/// resource bundle) and their SQLITE_CANTOPEN errors, which the core owns
+/// since it owns the file system and the wording of errors. The Swift
+/// facade hands over what only Foundation knows (a `Bundle`'s paths, the
+/// main bundle's and executable's directories).
+struct SQLITEBRIDGE_API BundleLookup {
+  /// Sets `directory` to where a bundle's seeds are read from:
+  /// `resourcePath` when it is a directory, else `bundlePath` when it is
+  /// one. Otherwise (both empty, missing, or not directories) returns false
+  /// with `directory` empty and `error` set to SQLITE_CANTOPEN naming the
+  /// bundle and both paths; the same when a path holds NUL. `error` is
+  /// cleared on success.
+  static bool bundleDirectory(const std::string& bundlePath, const std::string& resourcePath, std::string& directory,
+                              Error& error) noexcept;
+  /// Sets `directory` to the resource directory of SwiftPM's resource bundle
+  /// `name` (`<package>_<target>`) in the first of `searchDirectories` that
+  /// holds one, trying in each `<name>.resources` (Linux),
+  /// `<name>.bundle/Contents/Resources` (macOS) and `<name>.bundle` (iOS,
+  /// tvOS, watchOS, visionOS), each only when it is a directory. Empty
+  /// entries are skipped and a repeated one is looked at once. Otherwise
+  /// returns false with `directory` empty and `error` set to SQLITE_CANTOPEN
+  /// naming the bundle and every directory looked in (or saying that there
+  /// was none); also when `name` is empty or holds `/` or NUL, or a search
+  /// directory holds NUL. `error` is cleared on success.
+  static bool findResourceBundle(const std::string& name, const StringList& searchDirectories, std::string& directory,
+                                 Error& error) noexcept;
 };
 
 /// `isCompleteStatement` and `splitStatements` with the types Swift passes

@@ -5,31 +5,31 @@ import SQLiteBridge
 /// `DatabaseQueue` (every read and write goes through it) and migrated to
 /// the latest schema on open.
 public final class NotesStore: Sendable {
-  /// The database's file name in the data directory (and the seed's in
-  /// its bundle directory: the library copies `<bundle>/<name>` to
-  /// `<documents>/<name>`).
+  /// The database's file name in the data directory. The seed has a name
+  /// of its own in its bundle (`NotesSeed.seedName`).
   public static let databaseName = "notes.db"
 
   /// The queue every access goes through.
   public let queue: DatabaseQueue
 
-  /// Opens `<directory>/notes.db`. The first open copies the seed from
-  /// `seedDirectory` (default: the bundled one, `NotesSeed.directory()`);
-  /// with no seed there the database is created empty. Then the pending
-  /// migrations run.
+  /// Opens `<directory>/notes.db`. The first open copies the bundled seed
+  /// (`NotesSeed.location(dataDirectory:)`), or, with `seeded` false,
+  /// creates the database empty. Then the pending migrations run.
   ///
   /// - Throws: `NotesError.usage` when `directory` does not exist;
-  ///   `DatabaseError` when the file cannot be copied, opened or migrated
-  ///   (`.cantOpen`, `.notADatabase`, `.busy`; `.error` for a database a
-  ///   newer version of the app migrated).
-  public init(directory: String, seedDirectory: String? = NotesSeed.directory()) throws {
+  ///   `DatabaseError` with `.cantOpen` when `seeded` and the resource
+  ///   bundle is missing (naming it and where it was looked for), and when
+  ///   the file cannot be copied, opened or migrated (`.cantOpen`,
+  ///   `.notADatabase`, `.busy`; `.error` for a database a newer version of
+  ///   the app migrated).
+  public init(directory: String, seeded: Bool = true) throws {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
       throw NotesError.usage("the data directory \(directory) does not exist")
     }
-    queue = try DatabaseQueue(
-      name: Self.databaseName, location: DatabaseLocation(documentsDirectory: directory, bundleDirectory: seedDirectory)
-    )
+    let location =
+      seeded ? try NotesSeed.location(dataDirectory: directory) : DatabaseLocation(documentsDirectory: directory)
+    queue = try DatabaseQueue(name: Self.databaseName, location: location)
     // The migrator runs its own transactions.
     try queue.writeWithoutTransaction { db in try NotesMigrations.migrator.migrate(db) }
   }

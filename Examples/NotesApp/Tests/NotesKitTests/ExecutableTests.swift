@@ -3,7 +3,9 @@ import SQLiteBridge
 import Testing
 
 /// The built `notes` executable, end to end: its seed bundle is found next
-/// to it, and its output and exit status are NotesCommandLine's.
+/// to it (and, when it is missing, the executable says so and exits 1
+/// instead of trapping), and its output and exit status are
+/// NotesCommandLine's.
 @Suite("The notes executable")
 struct ExecutableTests {
   /// `notes` next to the test binary (`swift test` builds it there).
@@ -29,6 +31,26 @@ struct ExecutableTests {
     }
   }
 
+  @Test(.enabled(if: executable != nil, "the notes executable is built next to the tests"))
+  func withoutItsResourceBundleItFailsSayingSoInsteadOfTrapping() throws {
+    try withTemporaryDirectory { directory throws in
+      // A copy of the executable alone: no resource bundle next to it.
+      try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: false)
+      try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: false)
+      let copy = directory + "/bin/notes"
+      try FileManager.default.copyItem(atPath: try #require(Self.executable), toPath: copy)
+      let outcome = try run(["list"], ["NOTES_DIR": directory + "/data"], executable: copy)
+      #expect(outcome.status == 1)
+      #expect(outcome.output == "")
+      #expect(
+        outcome.errors.hasPrefix(
+          "notes: database error: SQLite error 14: the resource bundle \"NotesApp_NotesKit\" (NotesApp_NotesKit.resources or NotesApp_NotesKit.bundle) was not found in any of: "
+        ), "\(outcome.errors)")
+      #expect(outcome.errors.contains(directory + "/bin"))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/data") == [])
+    }
+  }
+
   struct Outcome: Equatable {
     var status: Int32
     var output: String
@@ -36,9 +58,11 @@ struct ExecutableTests {
   }
 
   /// Runs the executable; fails after 60 s instead of waiting for ever.
-  private func run(_ arguments: [String], _ environment: [String: String]) throws -> Outcome {
+  private func run(_ arguments: [String], _ environment: [String: String], executable: String? = nil) throws
+    -> Outcome
+  {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(Self.executable))
+    process.executableURL = URL(fileURLWithPath: try #require(executable ?? Self.executable))
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()

@@ -3,13 +3,25 @@ import NotesKit
 import SQLiteBridge
 import Testing
 
-/// The first open (the bundled seed is copied by name) and the migrations
-/// (a v1 file, the seed's or an older app's, becomes v2 with its rows).
+/// The first open (the bundled seed, `notes-seed.db`, is copied as
+/// `notes.db`) and the migrations (a v1 file, the seed's or an older app's,
+/// becomes v2 with its rows).
 @Suite("Seed and migrations")
 struct SeedAndMigrationTests {
-  @Test func theSeedIsBundledAndHoldsTheVersion1SchemaAndTheWelcomeNote() throws {
-    let seedDirectory = try #require(NotesSeed.directory())
-    let seed = try Database(path: seedDirectory + "/notes.db", mode: .readOnly)
+  /// The bundled seed's path, in the resource bundle the app finds.
+  private func seedPath() throws -> String {
+    let location = try NotesSeed.location(dataDirectory: "/unused")
+    return try #require(location.bundleDirectory) + "/" + NotesSeed.seedName
+  }
+
+  @Test func theSeedIsBundledUnderItsOwnNameAndHoldsTheVersion1SchemaAndTheWelcomeNote() throws {
+    let location = try NotesSeed.location(dataDirectory: "/unused")
+    #expect(location.seedName == "notes-seed.db")
+    let bundle = try #require(location.bundleDirectory)
+    #expect(bundle.contains("NotesApp_NotesKit."))
+    // The seed's name is not the database's.
+    #expect(!FileManager.default.fileExists(atPath: bundle + "/" + NotesStore.databaseName))
+    let seed = try Database(path: try seedPath(), mode: .readOnly)
     let titles = try seed.rows("SELECT title FROM notes ORDER BY id").map { try $0.get(0, as: String.self) }
     #expect(titles == ["Welcome to notes"])
     #expect(try DatabaseMigrator().appliedMigrations(seed) == [])
@@ -21,18 +33,32 @@ struct SeedAndMigrationTests {
     }
   }
 
-  @Test func theFirstOpenCopiesTheSeedAndMigratesTheCopy() throws {
+  @Test func theFirstOpenCopiesTheSeedAsNotesDbAndMigratesTheCopy() throws {
     try withTemporaryDirectory { directory throws in
+      let seedBytes = try Data(contentsOf: URL(fileURLWithPath: try seedPath()))
       let store = try NotesStore(directory: directory)
-      #expect(FileManager.default.fileExists(atPath: directory + "/notes.db"))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["notes.db"])
       #expect(try store.all() == [Note(id: 1, title: "Welcome to notes", body: Self.welcomeBody)])
       try store.queue.read { db throws in
         #expect(try NotesMigrations.migrator.appliedMigrations(db) == ["v1", "v2"])
         #expect(try db.userVersion() == 2)
       }
       // The seed itself is untouched.
-      let seed = try Database(path: try #require(NotesSeed.directory()) + "/notes.db", mode: .readOnly)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: try seedPath())) == seedBytes)
+      let seed = try Database(path: try seedPath(), mode: .readOnly)
       #expect(try seed.tableColumns("notes") == ["id", "title", "body"])
+    }
+  }
+
+  @Test func aMissingResourceBundleFailsWithCantOpenNamingIt() throws {
+    try withTemporaryDirectory { directory throws in
+      let error = try #require(throws: DatabaseError.self) {
+        _ = try NotesSeed.location(dataDirectory: directory, searchDirectories: [directory])
+      }
+      #expect(error.resultCode == .cantOpen)
+      #expect(error.message.contains("\"NotesApp_NotesKit\""))
+      #expect(error.message.hasSuffix("was not found in any of: \(directory)"))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
     }
   }
 
@@ -46,7 +72,7 @@ struct SeedAndMigrationTests {
 
   @Test func withoutASeedTheDatabaseIsCreatedEmptyAndMigrated() throws {
     try withTemporaryDirectory { directory throws in
-      let store = try NotesStore(directory: directory, seedDirectory: nil)
+      let store = try NotesStore(directory: directory, seeded: false)
       #expect(try store.all() == [])
       let note = try store.add(title: "first")
       #expect(note.id == 1)
