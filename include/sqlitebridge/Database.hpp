@@ -563,11 +563,13 @@ class SQLITEBRIDGE_API Database {
     if (!literal.isValid()) return failInvalidLiteral(literal);
     return fetch<T>(literal.text(), literal.arguments(), out);
   }
+  /// `fetchOne` over an `SQL` literal; fails as `fetch(literal, out)`.
   template <typename T>
   bool fetchOne(const SQL& literal, std::optional<T>& out) {
     if (!literal.isValid()) return failInvalidLiteral(literal);
     return fetchOne<T>(literal.text(), literal.arguments(), out);
   }
+  /// `forEach` over an `SQL` literal; fails as `fetch(literal, out)`.
   template <typename T, typename Body>
   bool forEach(const SQL& literal, Body&& body) {
     if (!literal.isValid()) return failInvalidLiteral(literal);
