@@ -20,6 +20,7 @@
 #include "DatabaseRegion.hpp"
 #include "Error.hpp"
 #include "Functions.hpp"
+#include "FTS5.hpp"
 #include "Location.hpp"
 #include "SQL.hpp"
 #include "Record.hpp"
@@ -516,6 +517,37 @@ class SQLITEBRIDGE_API Database {
   /// table does not exist (without `ifExists`).
   bool dropTable(const std::string& name, bool ifExists = false) noexcept;
 
+  // MARK: Full-text search (FTS5)
+
+  /// Creates the FTS5 table `name` with `columns` (`CREATE VIRTUAL TABLE
+  /// "name" USING fts5("c1", …, tokenize = …)`), its tokenizer and content as
+  /// `options` say; search it with `MATCH` and an `FTS5Pattern`. With
+  /// `FTS5Content::External`, also creates the triggers `<name>_ai`,
+  /// `<name>_ad` and `<name>_au` on the content table that keep the index in
+  /// step with its inserts, deletes and updates, and indexes the rows it
+  /// already holds — all in one savepoint: on failure nothing is left.
+  /// Every name is quoted, every option word quoted as FTS5 reads it.
+  ///
+  /// Fails with SQLITE_ERROR naming the missing fts5 module when this
+  /// SQLite has no FTS5 (the SQLCipher build's SQLite 3.15); with
+  /// SQLITE_MISUSE for no columns, a name or option holding NUL, or external
+  /// content without a content table; otherwise with SQLite's error (the
+  /// table exists, a reserved column name such as "rank", an unknown
+  /// tokenizer such as trigram before SQLite 3.34, a content table without
+  /// one of the columns).
+  bool createFTS5Table(const std::string& name, const std::vector<std::string>& columns,
+                       const FTS5TableOptions& options = FTS5TableOptions()) noexcept;
+  /// Rebuilds FTS5 table `name`'s index from its content (FTS5's 'rebuild'
+  /// command: after changing an external content table behind the
+  /// triggers' back, say). Fails as `createFTS5Table` does for a missing
+  /// fts5 module or a name holding NUL, and with SQLite's error otherwise
+  /// (no such table; a contentless table cannot be rebuilt).
+  bool rebuildFTS5Table(const std::string& name) noexcept;
+  /// Merges FTS5 table `name`'s index into one b-tree (FTS5's 'optimize'
+  /// command), for faster queries after many writes. Fails as
+  /// `rebuildFTS5Table`.
+  bool optimizeFTS5Table(const std::string& name) noexcept;
+
   // MARK: Records
 
   // Records (see `RecordTraits` in Record.hpp): a C++ type read from a row
@@ -936,6 +968,8 @@ class SQLITEBRIDGE_API Database {
   // The record templates (DatabaseRecords.hpp): records that error where
   // lastError() reports it; returns false.
   bool failRecord(int code, const std::string& message) noexcept;
+  // rebuildFTS5Table and optimizeFTS5Table: FTS5's command `command`.
+  bool runFTS5Command(const std::string& name, const char* command) noexcept;
   // Fails the call with `literal.failure()` (its SQL set to the literal's
   // text); SQLITE_MISUSE when closed.
   bool failInvalidLiteral(const SQL& literal) noexcept;

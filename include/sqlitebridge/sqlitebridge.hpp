@@ -16,6 +16,7 @@
 #include "Date.hpp"
 #include "Error.hpp"
 #include "Extension.hpp"
+#include "FTS5.hpp"
 #include "Functions.hpp"
 #include "Location.hpp"
 #include "Migrator.hpp"
