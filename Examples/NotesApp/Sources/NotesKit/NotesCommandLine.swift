@@ -7,7 +7,7 @@ import SQLiteBridge
 ///
 ///     notes [--dir DIR] add TITLE [--body TEXT]   prints the new note's id
 ///     notes [--dir DIR] list                      id, done mark, title; by id
-///     notes [--dir DIR] search WORD               title or body contains WORD, any case
+///     notes [--dir DIR] search WORDS              notes holding every word (or one starting with it), best first
 ///     notes [--dir DIR] done ID                   marks the note done
 ///     notes [--dir DIR] export FILE.json          every note as a JSON array
 ///
@@ -19,7 +19,7 @@ public enum NotesCommandLine {
   public static let usage = """
     usage: notes [--dir DIR] add TITLE [--body TEXT]
            notes [--dir DIR] list
-           notes [--dir DIR] search WORD
+           notes [--dir DIR] search WORDS
            notes [--dir DIR] done ID
            notes [--dir DIR] export FILE.json
     The data directory (holding notes.db) is --dir, else $NOTES_DIR, else the working directory.
@@ -70,9 +70,9 @@ public enum NotesCommandLine {
       guard operands.isEmpty else { throw NotesError.usage("list takes no arguments") }
       return CommandResult(exitCode: 0, output: NoteTable.render(try NotesStore(directory: directory).all()))
     case "search":
-      let word = try single(operands, "search", "WORD")
-      guard !word.isEmpty else { throw NotesError.usage("search needs a non-empty WORD") }
-      return CommandResult(exitCode: 0, output: NoteTable.render(try NotesStore(directory: directory).search(word)))
+      let words = try single(operands, "search", "WORDS")
+      guard !words.isEmpty else { throw NotesError.usage("search needs non-empty WORDS") }
+      return CommandResult(exitCode: 0, output: NoteTable.render(try NotesStore(directory: directory).search(words)))
     case "done":
       let text = try single(operands, "done", "ID")
       guard let id = Int64(text) else { throw NotesError.usage("ID must be a whole number, not '\(text)'") }

@@ -13,6 +13,11 @@ import SQLiteBridge
 ///   not be blank (a table CHECK) and `body` becomes NOT NULL DEFAULT ''
 ///   (NULL bodies become ''). A blank v1 title becomes "(untitled)" so that
 ///   no row is lost. The index on `title` is kept.
+/// - "v3": full-text search. `notes_fts`, an FTS5 index of `title` and
+///   `body` with external content (the text stays in `notes`; the triggers
+///   `createFTS5Table` makes keep the index in step with every insert,
+///   update and delete) and the `unicode61` tokenizer removing diacritics
+///   (so "uber" finds "Über"). The notes already there are indexed.
 public enum NotesMigrations {
   /// The version-1 schema (the seed's; a test checks they agree).
   public static let v1Schema = """
@@ -44,6 +49,11 @@ public enum NotesMigrations {
           FROM notes_old
           """,
         name: "notes")
+    }
+    migrator.registerMigration("v3") { db in
+      try db.createFTS5Table(
+        named: "notes_fts", columns: ["title", "body"], tokenizer: .unicode61(removeDiacritics: 2),
+        content: .external(table: "notes", rowID: "id"))
     }
     return migrator
   }()

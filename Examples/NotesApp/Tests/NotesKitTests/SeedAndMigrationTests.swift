@@ -40,8 +40,8 @@ struct SeedAndMigrationTests {
       #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["notes.db"])
       #expect(try store.all() == [Note(id: 1, title: "Welcome to notes", body: Self.welcomeBody)])
       try store.queue.read { db throws in
-        #expect(try NotesMigrations.migrator.appliedMigrations(db) == ["v1", "v2"])
-        #expect(try db.userVersion() == 2)
+        #expect(try NotesMigrations.migrator.appliedMigrations(db) == ["v1", "v2", "v3"])
+        #expect(try db.userVersion() == 3)
       }
       // The seed itself is untouched.
       #expect(try Data(contentsOf: URL(fileURLWithPath: try seedPath())) == seedBytes)
@@ -92,7 +92,7 @@ struct SeedAndMigrationTests {
         ])
       try store.queue.read { db throws in
         #expect(try db.tableColumns("notes") == ["id", "title", "body", "done"])
-        #expect(try NotesMigrations.migrator.appliedMigrations(db) == ["v1", "v2"])
+        #expect(try NotesMigrations.migrator.appliedMigrations(db) == ["v1", "v2", "v3"])
         #expect(try db.execute("PRAGMA index_list(notes)").map { $0["name"] } == ["notes_title"])
       }
       // v2's constraints hold, which ALTER TABLE could not have added.
