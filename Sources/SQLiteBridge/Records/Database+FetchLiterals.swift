@@ -58,4 +58,14 @@ extension Database {
   public func fetchOne<T: Decodable & FetchableRecord>(_ type: T.Type, literal: SQL) throws -> T? {
     try fetchOne(type, literal.checkedSQL(), literal.arguments)
   }
+
+  /// `forEach(_:_:_:_:)` of a `FetchableRecord` for an `SQL` literal: each
+  /// row built with `init(row:)` and handed to `body` as it is stepped.
+  ///
+  /// - Throws: as `fetch(_:literal:)` of a `FetchableRecord`, or whatever
+  ///   `body` throws; either stops the scan.
+  @inlinable
+  public func forEach<T: FetchableRecord>(_ type: T.Type, literal: SQL, _ body: (T) throws -> Void) throws {
+    try forEach(type, literal.checkedSQL(), literal.arguments, body)
+  }
 }

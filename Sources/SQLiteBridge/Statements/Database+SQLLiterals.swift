@@ -32,6 +32,15 @@ extension Database {
     try firstRow(literal.checkedSQL(), literal.arguments)
   }
 
+  /// `forEachRow(_:_:_:)` for an `SQL` literal: each row handed to `body`
+  /// as it is stepped, read in place.
+  ///
+  /// - Throws: `DatabaseError`, as `execute(literal:)`, or what `body`
+  ///   throws (which stops the run).
+  public func forEachRow(literal: SQL, _ body: (RowView) throws -> Void) throws {
+    try forEachRow(literal.checkedSQL(), literal.arguments, body)
+  }
+
   /// Prepares an `SQL` literal as `makeStatement(_:)` does; each run of the
   /// statement that is given no arguments binds the literal's.
   ///

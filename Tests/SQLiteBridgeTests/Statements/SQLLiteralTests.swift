@@ -103,6 +103,10 @@ struct SQLLiteralTests {
     #expect(try database.fetchOne(Note.self, literal: select) == Note(id: 4, title: hostileText))
     #expect(try database.fetch(NoteRecord.self, literal: select).map(\.title) == [hostileText])
     #expect(try database.fetchOne(NoteRecord.self, literal: select)?.title == hostileText)
+    var streamed: [String] = []
+    try database.forEach(NoteRecord.self, literal: select) { streamed.append($0.title) }
+    try database.forEachRow(literal: select) { streamed.append(try $0.get("title", as: String.self)) }
+    #expect(streamed == [hostileText, hostileText])
     #expect(try titles(database) == ["a", "b", "c", .text(hostileText), .text(hostileText + "2")])
   }
 
@@ -130,6 +134,8 @@ struct SQLLiteralTests {
       { _ = try database.fetchOne(Note.self, literal: sql) },
       { _ = try database.fetch(NoteRecord.self, literal: sql) },
       { _ = try database.fetchOne(NoteRecord.self, literal: "SELECT 1 WHERE \(literal: sql)") },
+      { try database.forEach(NoteRecord.self, literal: sql) { _ in } },
+      { try database.forEachRow(literal: sql) { _ in } },
     ]
     for attempt in attempts {
       let error = try #require(throws: DatabaseError.self) { try attempt() }
