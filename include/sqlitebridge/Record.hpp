@@ -86,6 +86,19 @@ using RecordBinder = bool (*)(void* context, Statement* statement, const int* co
 /// `read` returns false when a `RowView::get` fails (the error is already
 /// recorded). `write` adds every column to store, in the order the INSERT
 /// lists them, with the key columns among them.
+///
+/// JSON columns: a C++ record reads and writes a column holding JSON as
+/// its text, a `std::string` (`row.get("tags", out.tagsJSON)`,
+/// `out.add("tags", in.tagsJSON)`); the core neither parses nor checks it.
+/// The Swift facade stores a `Codable` record's nested values (a struct,
+/// an array, a dictionary) as JSON text in the same kind of column, so a
+/// table is shared by both languages, and SQLite's JSON functions work on
+/// those columns from either (`SELECT json_extract(tags, '$[0]') FROM
+/// players`, or `tags ->> '$[0]'` from SQLite 3.38; `json_valid(tags)`
+/// tells whether the text is JSON). A value that is not text fails
+/// `row.get` into a `std::string` with SQLITE_MISMATCH naming the column,
+/// as any conversion does; read a column that may be NULL into a
+/// `std::optional<std::string>`.
 template <typename T>
 struct RecordTraits;
 

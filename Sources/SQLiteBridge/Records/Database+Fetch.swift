@@ -12,15 +12,22 @@ extension Database {
   /// An optional property whose column is absent or NULL decodes as nil.
   /// Columns no property asks for are ignored. A property of a `Decodable`
   /// type that is not `DatabaseValueConvertible` decodes from its column as
-  /// a single value (an enum with a raw value) or from JSON text.
+  /// a single value (an enum with a raw value) or, when it is a container
+  /// (a nested struct, an array, a dictionary), from JSON text, with
+  /// `T.databaseJSONDecoder(for:)` when `T` is a `FetchableRecord` (asked
+  /// once per column per query), otherwise a plain `JSONDecoder`.
   ///
   /// - Throws: `DatabaseError` as `execute(_:_:)` does, and `DecodingError`
   ///   when a row does not decode: `.keyNotFound` for a non-optional
   ///   property with no column, `.valueNotFound` when its column is NULL,
-  ///   `.typeMismatch` when the value does not convert (underlying error: a
-  ///   `DatabaseError` with `.mismatch`), `.dataCorrupted` for text that is not
-  ///   JSON for the property's type. Each error's `codingPath` holds the key
-  ///   and its `debugDescription` names the column.
+  ///   `.typeMismatch` when the value does not convert or is text that is
+  ///   not JSON for the property's type (underlying error: a
+  ///   `DatabaseError` with `.mismatch` whose message names the column, the
+  ///   value and the type, e.g. `column "tags" holds text 'oops' that is
+  ///   not JSON for Array<String>, which does not convert to
+  ///   Array<String>`). Each error's `codingPath` holds the key and its
+  ///   `debugDescription` names the column (for JSON, followed by
+  ///   JSONDecoder's reason). Nothing is returned when a row fails.
   public func fetch<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = []) throws -> [T] {
     var statement = try prepared(sql, arguments)
     return try decodeAll(type, &statement, keyDecoding: .useDefaultKeys)

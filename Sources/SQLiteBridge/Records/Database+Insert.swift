@@ -8,8 +8,11 @@ extension Database {
   /// `DatabaseValueConvertible` property binds its `databaseValue` (a nil
   /// optional binds NULL, not the column's default); a property of another
   /// `Encodable` type binds the single value it encodes (an enum's raw
-  /// value) or its JSON text. A value with no properties inserts
-  /// `DEFAULT VALUES`. `lastInsertRowID` gives the new row's rowid.
+  /// value) or its JSON text (a nested struct, an array, a dictionary),
+  /// written by `T.databaseJSONEncoder(for:)` when `T` is a
+  /// `PersistableRecord`, otherwise by a `JSONEncoder` with `.sortedKeys`.
+  /// A value with no properties inserts `DEFAULT VALUES`.
+  /// `lastInsertRowID` gives the new row's rowid.
   ///
   /// - Parameters:
   ///   - value: the row: one column per property.
@@ -19,14 +22,15 @@ extension Database {
   ///     (`.convertToSnakeCase`: `dueDate` is the column `due_date`).
   /// - Throws: `EncodingError.invalidValue` when `value` does not encode as
   ///   a keyed container, asks for a nested container, or holds an unsigned
-  ///   integer above Int64.max; `DatabaseError` with `.error`
+  ///   integer above Int64.max; the JSON encoder's `EncodingError` for a
+  ///   value it cannot encode; `DatabaseError` with `.error`
   ///   when the table or a column name holds a NUL character, and SQLite's
   ///   error for a missing table or column or a failed constraint (e.g.
   ///   `.constraintUnique` for a UNIQUE violation).
   public func insert<T: Encodable>(
     _ value: T, into table: String, keyEncoding: KeyEncodingStrategy = .useDefaultKeys
   ) throws {
-    let storage = RowEncodingStorage(keyEncoding: keyEncoding)
+    let storage = RowEncodingStorage(keyEncoding: keyEncoding, record: T.self as? any PersistableRecord.Type)
     try value.encode(to: RowEncoder(storage: storage, codingPath: []))
     if let error = storage.error { throw error }
     var sql = "INSERT INTO " + (try Identifier.quoted(table))

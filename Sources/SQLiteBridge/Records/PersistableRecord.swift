@@ -1,3 +1,5 @@
+import Foundation
+
 /// A type that writes itself as the columns of one row of its table
 /// (`Database.insert`, `update`, `save`, `delete`).
 ///
@@ -14,7 +16,10 @@
 /// ```
 ///
 /// An `Encodable` type adopts it with only `databaseTableName`: its
-/// properties become the columns (as `insert(_:into:)` encodes them).
+/// properties become the columns (as `insert(_:into:)` encodes them). A
+/// property that is not a database value (a nested struct, an array, a
+/// dictionary) is stored as JSON text, written by the `JSONEncoder` that
+/// `databaseJSONEncoder(for:)` returns for its column.
 ///
 /// The table and the key are read when a `Database` first writes a record
 /// of the type (and again only when its columns change): give each type
@@ -31,25 +36,48 @@ public protocol PersistableRecord {
   /// throw: a default `encode(to:)` that fails leaves its error in the
   /// container, and the write throws it.
   func encode(to container: inout PersistenceContainer)
+
+  /// The encoder of the JSON text stored in column `column` (the column's
+  /// name), for an `Encodable` record's property that is not a database
+  /// value (a nested struct, an array, a dictionary): give it the
+  /// strategies the JSON should be written with (dates, key order,
+  /// formatting).
+  ///
+  /// Asked once per JSON column each time a record is encoded (a write, or
+  /// `insert(_:into:)`), only for the record type itself (not for the
+  /// nested types), and never for a type whose own `encode(to:)` fills the
+  /// container. Default: a `JSONEncoder()` with `.sortedKeys`, so that
+  /// equal values are stored as equal text.
+  ///
+  /// Cannot fail; a value the encoder cannot encode (a non-finite Double
+  /// with the default strategy, say) fails the write with the encoder's
+  /// `EncodingError`, before anything runs.
+  static func databaseJSONEncoder(for column: String) -> JSONEncoder
 }
 
 extension PersistableRecord {
   /// `["id"]`.
   public static var primaryKey: [String] { ["id"] }
+
+  /// A `JSONEncoder()` with `outputFormatting` `.sortedKeys`, for every
+  /// column.
+  public static func databaseJSONEncoder(for column: String) -> JSONEncoder {
+    JSONColumns.defaultEncoder()
+  }
 }
 
 extension PersistableRecord where Self: Encodable {
   /// Each key of the value's keyed container becomes a column (in the
   /// order it encodes them), as `Database.insert(_:into:)` encodes it: a
   /// nil optional is NULL, another `Encodable` property its single value
-  /// or JSON text.
+  /// or JSON text (written by `Self.databaseJSONEncoder(for:)`).
   ///
   /// An encoding failure (an unkeyed or single-value top level, a nested
-  /// container, an unsigned integer above Int64.max, a throwing
-  /// `encode(to:)`) is kept in the container: the write then throws that
+  /// container, an unsigned integer above Int64.max, a value the JSON
+  /// encoder rejects, a throwing `encode(to:)`) is kept in the container: the write then throws that
   /// `EncodingError` (or the thrown error) and runs nothing.
   public func encode(to container: inout PersistenceContainer) {
-    let storage = RowEncodingStorage(keyEncoding: .useDefaultKeys)
+    let storage = RowEncodingStorage(keyEncoding: .useDefaultKeys, record: Self.self)
     do {
       try encode(to: RowEncoder(storage: storage, codingPath: []))
     } catch {

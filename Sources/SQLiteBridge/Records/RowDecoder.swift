@@ -5,7 +5,9 @@ import SQLiteBridgeCore
 // property reads its column through the `RowView` (scalars from the borrowed
 // column, without making a `DatabaseValue`), so no `[DatabaseValue]` row or
 // dictionary is built. One `RowDecodingContext` serves every row of a query.
-// Coding paths are built only for errors.
+// Coding paths are built only for errors. A property that asks for a keyed
+// or unkeyed container is decoded from its column's JSON text (see
+// JSONColumns.swift).
 
 /// What every row of one query shares while it is decoded: where the rows
 /// come from (a statement stepped row by row, or rows the core already
@@ -62,12 +64,31 @@ final class RowDecodingContext {
   private var cachedContainer: AnyObject?
   /// The type fetched reads from one column when it is convertible.
   private let convertibleType: (any DatabaseValueConvertible.Type)?
+  /// The type fetched when it is a `FetchableRecord`: its hook gives the
+  /// JSON decoders.
+  private let record: (any FetchableRecord.Type)?
+  /// The statement's columns (nil for held rows), which keep the JSON
+  /// decoders for every context of the same run.
+  private let columnTable: ColumnTable?
+  /// The JSON decoders of this query's columns, once one was needed.
+  private var jsonDecoders: JSONDecoderCache?
 
-  /// A context decoding the current row of `row`'s statement.
+  /// A context decoding the current row of `row`'s statement as `type`
+  /// (whose JSON decoders come from its hook when it is a
+  /// `FetchableRecord`).
   convenience init<T>(row: RowView, keyDecoding: KeyDecodingStrategy, decoding type: T.Type) {
+    self.init(row: row, keyDecoding: keyDecoding, decoding: type, record: type as? any FetchableRecord.Type)
+  }
+
+  /// A context decoding the current row of `row`'s statement as `type`,
+  /// with the JSON decoders of `record` (`type` itself, known without a
+  /// cast; nil for the plain ones).
+  convenience init<T>(
+    row: RowView, keyDecoding: KeyDecodingStrategy, decoding type: T.Type, record: (any FetchableRecord.Type)?
+  ) {
     self.init(
-      statement: row.statement, heldRows: nil, heldSQL: "", columnNames: row.columns.names, keyDecoding: keyDecoding,
-      decoding: type)
+      statement: row.statement, heldRows: nil, heldSQL: "", columnNames: row.columns.names, columnTable: row.columns,
+      keyDecoding: keyDecoding, decoding: type, record: record)
   }
 
   /// A context decoding the rows of `rows` (named `columnNames`, the result
@@ -78,17 +99,21 @@ final class RowDecodingContext {
     keyDecoding: KeyDecodingStrategy, decoding type: T.Type
   ) {
     self.init(
-      statement: nil, heldRows: rows, heldSQL: sql, columnNames: columnNames, keyDecoding: keyDecoding, decoding: type)
+      statement: nil, heldRows: rows, heldSQL: sql, columnNames: columnNames, columnTable: nil,
+      keyDecoding: keyDecoding, decoding: type, record: type as? any FetchableRecord.Type)
   }
 
   private init<T>(
     statement: UnsafePointer<sqlitebridge.Statement>?, heldRows: UnsafePointer<sqlitebridge.interop.RowList>?,
-    heldSQL: String, columnNames: [String], keyDecoding: KeyDecodingStrategy, decoding type: T.Type
+    heldSQL: String, columnNames: [String], columnTable: ColumnTable?, keyDecoding: KeyDecodingStrategy,
+    decoding type: T.Type, record: (any FetchableRecord.Type)?
   ) {
     self.statement = statement
     self.heldRows = heldRows
     self.heldSQL = heldSQL
     self.columnNames = columnNames
+    self.columnTable = columnTable
+    self.record = record
     self.keyDecoding = keyDecoding
     keyNames = columnNames.map(keyDecoding.keyName(forColumn:))
     convertibleType = type as? any DatabaseValueConvertible.Type
@@ -266,25 +291,49 @@ final class RowDecodingContext {
     }
   }
 
-  /// Column `column`'s JSON text decoded as `T`.
+  /// Column `column`'s JSON text decoded as `T`, by the column's JSON
+  /// decoder (see `jsonDecoder(_:)`).
   ///
   /// - Throws: `DecodingError.typeMismatch` (or `.valueNotFound` for NULL)
-  ///   when the column is not text, `.dataCorrupted` naming the column
-  ///   when the text is not JSON for `T` (underlying error: JSONDecoder's).
+  ///   when the column is not text (or is text that is not valid UTF-8), as
+  ///   for any value that does not convert; `.typeMismatch` too when the
+  ///   text is not JSON for `T`: its underlying error is a `DatabaseError`
+  ///   with `.mismatch` whose message, the core's, names the column, the
+  ///   value and `T` (`column "tags" holds text 'oops' that is not JSON for
+  ///   Array<String>, which does not convert to Array<String>`), and its
+  ///   description is that message followed by JSONDecoder's reason. An
+  ///   error that is not a `DecodingError` (thrown by a type's own
+  ///   `init(from:)`) is rethrown as it is.
   private func decodeJSON<T: Decodable>(_ type: T.Type, column: Int, codingPath: [any CodingKey]) throws -> T {
     let value = self.value(column)
     guard case .text(let text) = value else {
       throw mismatch(type, column: column, codingPath: codingPath)
     }
     do {
-      return try JSONDecoder().decode(T.self, from: Data(text.utf8))
-    } catch {
-      let description =
-        "column \"\(columnNames[column])\" holds \(value.conversionDescription), which is not JSON for "
-        + "\(conversionTypeName(type)): \(error)"
-      throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: error))
+      return try jsonDecoder(column).decode(T.self, from: Data(text.utf8))
+    } catch let jsonError as DecodingError {
+      let error = DatabaseError.notJSON(column: columnNames[column], value: value, type: type, sql: sql)
+      let description = error.message + " (" + JSONColumns.reason(jsonError) + ")"
+      throw DecodingError.typeMismatch(
+        type, DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: error))
     }
+  }
+
+  /// The JSON decoder of column `column`: asked of the record type's hook
+  /// (or made plain) once per query, shared through the statement's column
+  /// table by every context decoding the same run as the same type.
+  private func jsonDecoder(_ column: Int) -> JSONDecoder {
+    if let jsonDecoders { return jsonDecoders.decoder(column: column, name: columnNames[column]) }
+    let recordID = record.map { ObjectIdentifier($0) }
+    let cache: JSONDecoderCache
+    if let shared = columnTable?.jsonDecoders, shared.recordID == recordID {
+      cache = shared
+    } else {
+      cache = JSONDecoderCache(record: record, columnCount: columnNames.count)
+      columnTable?.jsonDecoders = cache
+    }
+    jsonDecoders = cache
+    return cache.decoder(column: column, name: columnNames[column])
   }
 
   /// The error for a key with no column.

@@ -1,23 +1,62 @@
 import Foundation
 
 // Encodes an `Encodable` value as one row: each key of its keyed container
-// becomes a column. Used by `Database.insert(_:into:keyEncoding:)`.
+// becomes a column. Used by `Database.insert(_:into:keyEncoding:)` and the
+// default `PersistableRecord.encode(to:)`. A property that encodes a keyed
+// or unkeyed container is stored as JSON text (see JSONColumns.swift).
 
 /// The columns and values encoded so far, and the first error a
 /// non-throwing `Encoder` call had to defer.
 final class RowEncodingStorage {
   let keyEncoding: KeyEncodingStrategy
+  /// The record type whose hook gives the JSON encoders (nil: the default
+  /// one, for every column).
+  let record: (any PersistableRecord.Type)?
+  /// Whether everything encoded here is dropped unseen: the storage behind
+  /// the containers handed out while finding out that a property needs
+  /// JSON (its JSON is then encoded whole), or after an error was recorded.
+  /// Nothing is converted there: neither a nested value's JSON, nor an
+  /// unsigned integer that a column could not hold but JSON can.
+  let discards: Bool
   private(set) var columns: [String] = []
   private(set) var values: [DatabaseValue] = []
   private(set) var error: (any Error)?
+  /// The JSON encoder of each column that needed one, asked of `record`'s
+  /// hook once per column.
+  private var jsonEncoders: [(column: String, encoder: JSONEncoder)] = []
 
-  init(keyEncoding: KeyEncodingStrategy) {
+  init(keyEncoding: KeyEncodingStrategy, record: (any PersistableRecord.Type)? = nil) {
     self.keyEncoding = keyEncoding
+    self.record = record
+    discards = false
+  }
+
+  private init(discarding: ()) {
+    keyEncoding = .useDefaultKeys
+    record = nil
+    discards = true
+  }
+
+  /// A storage that drops everything (see `discards`).
+  static func discarding() -> RowEncodingStorage { RowEncodingStorage(discarding: ()) }
+
+  /// The JSON encoder of column `column`: the record type's, asked once per
+  /// column, or the default one.
+  func jsonEncoder(forColumn column: String) -> JSONEncoder {
+    if let found = jsonEncoders.first(where: { $0.column == column }) { return found.encoder }
+    let encoder = record?.databaseJSONEncoder(for: column) ?? JSONColumns.defaultEncoder()
+    jsonEncoders.append((column, encoder))
+    return encoder
   }
 
   /// Sets the column for `key`; a key encoded again replaces its value.
   func set(_ value: DatabaseValue, forKey key: String) {
-    let column = keyEncoding.columnName(forKey: key)
+    set(value, column: keyEncoding.columnName(forKey: key))
+  }
+
+  /// Sets column `column`; a column encoded again replaces its value.
+  func set(_ value: DatabaseValue, column: String) {
+    guard !discards else { return }
     if let index = columns.firstIndex(of: column) {
       values[index] = value
     } else {
@@ -51,7 +90,7 @@ struct RowEncoder: Encoder {
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
     storage.fail((), codingPath: codingPath, Self.notKeyed)
-    return ColumnEncoder(codingPath: codingPath)
+    return ColumnEncoder(codingPath: codingPath, storage: .discarding(), column: "")
   }
 
   static let notKeyed =
@@ -82,13 +121,19 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
   mutating func encode(_ value: UInt16, forKey key: Key) throws { set(value, key) }
   mutating func encode(_ value: UInt32, forKey key: Key) throws { set(value, key) }
   mutating func encode(_ value: UInt, forKey key: Key) throws {
+    guard !storage.discards else { return }
     storage.set(try ColumnEncoder.unsigned(value, codingPath: codingPath + [key]), forKey: key.stringValue)
   }
   mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    guard !storage.discards else { return }
     storage.set(try ColumnEncoder.unsigned(value, codingPath: codingPath + [key]), forKey: key.stringValue)
   }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    storage.set(try ColumnEncoder.databaseValue(of: value, codingPath: codingPath + [key]), forKey: key.stringValue)
+    guard !storage.discards else { return }
+    let column = storage.keyEncoding.columnName(forKey: key.stringValue)
+    let encoded = try ColumnEncoder.databaseValue(
+      of: value, codingPath: codingPath + [key], storage: storage, column: column)
+    storage.set(encoded, column: column)
   }
 
   // A nil optional is a NULL column, not a missing one (the default
@@ -119,8 +164,7 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
     -> KeyedEncodingContainer<NestedKey>
   {
     storage.fail([String: Any](), codingPath: codingPath + [key], Self.nested(key))
-    let discarded = RowEncodingStorage(keyEncoding: .useDefaultKeys)
-    return KeyedEncodingContainer(RowKeyedEncodingContainer<NestedKey>(storage: discarded, codingPath: codingPath))
+    return KeyedEncodingContainer(RowKeyedEncodingContainer<NestedKey>(storage: .discarding(), codingPath: codingPath))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -143,29 +187,37 @@ struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol
 /// Encodes one property's value as one column: a `DatabaseValueConvertible`
 /// value as its `databaseValue`, another type as the single value it
 /// encodes (an enum's raw value), or, when it encodes a keyed or unkeyed
-/// container, as JSON text.
+/// container, as JSON text, written by the column's JSON encoder (the
+/// record type's hook, through `storage`).
 final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
+  /// The row's storage, which gives the column's JSON encoder.
+  private let storage: RowEncodingStorage
+  /// The column the value is for.
+  private let column: String
   private var value: DatabaseValue?
   private var needsJSON = false
 
-  init(codingPath: [any CodingKey]) {
+  init(codingPath: [any CodingKey], storage: RowEncodingStorage, column: String) {
     self.codingPath = codingPath
+    self.storage = storage
+    self.column = column
   }
 
-  /// The column value for `value`.
+  /// The value of column `column` for `value`.
   ///
   /// - Throws: `EncodingError.invalidValue` when an unsigned integer
-  ///   exceeds Int64.max or the value encodes nothing; JSONEncoder's error
-  ///   when its JSON fails.
-  static func databaseValue<T: Encodable>(of value: T, codingPath: [any CodingKey]) throws -> DatabaseValue {
+  ///   exceeds Int64.max or the value encodes nothing; the JSON encoder's
+  ///   error (an `EncodingError`) when it cannot encode the value.
+  static func databaseValue<T: Encodable>(
+    of value: T, codingPath: [any CodingKey], storage: RowEncodingStorage, column: String
+  ) throws -> DatabaseValue {
     if let convertible = value as? any DatabaseValueConvertible { return convertible.databaseValue }
-    let encoder = ColumnEncoder(codingPath: codingPath)
+    let encoder = ColumnEncoder(codingPath: codingPath, storage: storage, column: column)
     try value.encode(to: encoder)
     if !encoder.needsJSON, let encoded = encoder.value { return encoded }
-    let json = JSONEncoder()
-    json.outputFormatting = [.sortedKeys]
+    let json = storage.jsonEncoder(forColumn: column)
     return .text(String(decoding: try json.encode(value), as: UTF8.self))
   }
 
@@ -188,8 +240,7 @@ final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     needsJSON = true
-    let discarded = RowEncodingStorage(keyEncoding: .useDefaultKeys)
-    return KeyedEncodingContainer(RowKeyedEncodingContainer<Key>(storage: discarded, codingPath: codingPath))
+    return KeyedEncodingContainer(RowKeyedEncodingContainer<Key>(storage: .discarding(), codingPath: codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -215,7 +266,7 @@ final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
   func encode(_ value: UInt) throws { self.value = try Self.unsigned(value, codingPath: codingPath) }
   func encode(_ value: UInt64) throws { self.value = try Self.unsigned(value, codingPath: codingPath) }
   func encode<T: Encodable>(_ value: T) throws {
-    self.value = try Self.databaseValue(of: value, codingPath: codingPath)
+    self.value = try Self.databaseValue(of: value, codingPath: codingPath, storage: storage, column: column)
   }
 }
 
@@ -237,8 +288,7 @@ struct DiscardingUnkeyedContainer: UnkeyedEncodingContainer {
     -> KeyedEncodingContainer<NestedKey>
   {
     count += 1
-    let discarded = RowEncodingStorage(keyEncoding: .useDefaultKeys)
-    return KeyedEncodingContainer(RowKeyedEncodingContainer<NestedKey>(storage: discarded, codingPath: codingPath))
+    return KeyedEncodingContainer(RowKeyedEncodingContainer<NestedKey>(storage: .discarding(), codingPath: codingPath))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -247,6 +297,6 @@ struct DiscardingUnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func superEncoder() -> any Encoder {
-    RowEncoder(storage: RowEncodingStorage(keyEncoding: .useDefaultKeys), codingPath: codingPath)
+    RowEncoder(storage: .discarding(), codingPath: codingPath)
   }
 }

@@ -15,6 +15,10 @@ final class ColumnTable {
   /// order, so the column after the last one found is most often the one
   /// asked for next. (Unchecked: a table serves one statement on one thread.)
   @exclusivity(unchecked) @usableFromInline var hint = 0
+  /// The JSON decoders this run's rows were decoded with (see
+  /// `JSONDecoderCache`): one set per query even where a record's
+  /// `init(row:)` decodes each row with a context of its own.
+  @exclusivity(unchecked) var jsonDecoders: JSONDecoderCache?
 
   convenience init(_ statement: borrowing sqlitebridge.Statement) {
     self.init(names: (0..<statement.columnCount()).map { String(statement.columnName($0)) })

@@ -165,6 +165,16 @@ extension DatabaseError {
     }
   }
 
+  /// `.mismatch`: column `column` holds text `value` that is not JSON for
+  /// `type` (a `Codable` property stored as JSON), in the core's words:
+  /// `column "tags" holds text 'oops' that is not JSON for Array<String>,
+  /// which does not convert to Array<String>`.
+  static func notJSON<T>(column: String, value: DatabaseValue, type: T.Type, sql: String?) -> DatabaseError {
+    conversion(
+      column: column, value: value, storageClass: nil, note: "that is not JSON for \(conversionTypeName(type))",
+      type: type, sql: sql)
+  }
+
   /// `.mismatch` with the core's message.
   private static func conversion<T>(
     column: String, value: DatabaseValue, storageClass: sqlitebridge.ValueType?, note: String, type: T.Type,

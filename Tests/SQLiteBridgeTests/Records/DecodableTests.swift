@@ -316,14 +316,18 @@ struct DecodableTests {
     let json = try #require(throws: DecodingError.self) {
       try database.fetch(Shape.self, "SELECT 'open' AS status, 'not json' AS origin")
     }
-    guard case .dataCorrupted(let jsonContext) = json else {
-      Issue.record("expected dataCorrupted, got \(json)")
+    guard case .typeMismatch(let jsonType, let jsonContext) = json else {
+      Issue.record("expected typeMismatch, got \(json)")
       return
     }
+    #expect(jsonType is Point.Type)
     #expect(jsonContext.codingPath.map(\.stringValue) == ["origin"])
+    let jsonError = try #require(jsonContext.underlyingError as? DatabaseError)
+    #expect(jsonError.resultCode == .mismatch)
     #expect(
-      jsonContext.debugDescription.hasPrefix(#"column "origin" holds text 'not json', which is not JSON for Point"#))
-    #expect(jsonContext.underlyingError != nil)
+      jsonError.message
+        == #"column "origin" holds text 'not json' that is not JSON for Point, which does not convert to Point"#)
+    #expect(jsonContext.debugDescription.hasPrefix(jsonError.message + " ("))
     let number = try #require(throws: DecodingError.self) {
       try database.fetch(Shape.self, "SELECT 'open' AS status, 5 AS origin")
     }
