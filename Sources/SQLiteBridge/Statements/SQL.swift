@@ -105,6 +105,13 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, CustomStringConve
       arguments.append(value.databaseValue)
     }
 
+    /// A `?` bound to `value`, or to NULL when it is nil (an overload of its
+    /// own, so that interpolating an optional is not taken for a mistake).
+    public mutating func appendInterpolation<Value: DatabaseValueConvertible>(_ value: Value?) {
+      sql += "?"
+      arguments.append(value?.databaseValue ?? .null)
+    }
+
     /// A `?` bound to `data` as a blob (a `Data` is a value, not a list of
     /// bytes).
     public mutating func appendInterpolation(_ data: Data) {
