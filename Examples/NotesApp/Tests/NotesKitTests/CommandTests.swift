@@ -65,7 +65,8 @@ struct CommandTests {
         let found = listedTitles(notes(directory, "search", hostile).output)
         #expect(found.allSatisfy { $0 == "plain" }, "\(hostile): \(found)")
       }
-      #expect(listedTitles(notes(directory, "search", "pla*").output) == ["plain"])  // `*` is punctuation, "pla" a prefix
+      // `*` is punctuation there; "pla" is a prefix.
+      #expect(listedTitles(notes(directory, "search", "pla*").output) == ["plain"])
       #expect(try NotesStore(directory: directory).all().count == 5)
     }
   }
