@@ -10,15 +10,6 @@ namespace {
 
 constexpr const char* kGuardPrefix = "sqlitebridge-guard: ";
 
-std::string literal(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'') quoted += '\'';
-    quoted += c;
-  }
-  return quoted + "'";
-}
-
 }  // namespace
 
 bool isGuardedType(const char* type) noexcept {
@@ -47,7 +38,7 @@ std::string clusterGuardScript(const std::vector<std::vector<std::string>>& colu
                                 " stored there would make every dqlite 1.11 node that reads it abort; store " +
                                 (boolean ? "an integer or NULL" : "an integer, text or NULL");
     const std::string when = " WHEN typeof(NEW." + quoteIdentifier(column) + ") IN " + refused +
-                             " BEGIN SELECT RAISE(ABORT, " + literal(message) + "); END;";
+                             " BEGIN SELECT RAISE(ABORT, " + quoteStringLiteral(message) + "); END;";
     const std::string base = "sqlitebridge_guard_" + std::to_string(installed.size() / 2 + 1);
     installed.push_back(base + "_insert");
     installed.push_back(base + "_update");

@@ -326,12 +326,7 @@ bool defaultLiteral(Connection& connection, const std::string& column, const Val
         return connection.fail(SQLITE_MISUSE, "the default text of column " + column + " holds a NUL byte",
                                std::string());
       }
-      out = "'";
-      for (char c : text) {
-        if (c == '\'') out += '\'';
-        out += c;
-      }
-      out += '\'';
+      out = quoteStringLiteral(text);
       return true;
     }
     case ValueType::Blob: {

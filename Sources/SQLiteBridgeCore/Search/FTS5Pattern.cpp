@@ -6,6 +6,7 @@
 #include <new>
 
 #include "FTS5Support.hpp"
+#include "SqlText.hpp"
 
 namespace sqlitebridge {
 namespace {
@@ -40,13 +41,6 @@ bool fail(Error* error, const Error& problem) {
   return false;
 }
 
-// "x" with every " doubled: an FTS5 string, whatever x holds.
-std::string quotedToken(const std::string& token) {
-  std::string out = "\"";
-  for (char c : token) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 template <typename Build>
 bool makePattern(const std::string& text, Error* error, std::string& raw, Build build) noexcept {
   std::vector<std::string> found;
@@ -64,7 +58,7 @@ std::string joined(const std::vector<std::string>& tokens, const char* separator
   std::string out;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (i > 0) out += separator;
-    out += quotedToken(tokens[i]);
+    out += quoteIdentifier(tokens[i]);
     out += suffix;
   }
   return out;
@@ -123,7 +117,7 @@ bool FTS5Pattern::matchingPhrase(const std::string& text, FTS5Pattern& pattern, 
   return makePattern(text, error, pattern.raw_, [](const std::vector<std::string>& tokens) {
     std::string phrase;
     for (std::size_t i = 0; i < tokens.size(); ++i) phrase += (i > 0 ? " " : "") + tokens[i];
-    return quotedToken(phrase);
+    return quoteIdentifier(phrase);
   });
 }
 

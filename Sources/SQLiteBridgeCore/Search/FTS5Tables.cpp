@@ -10,13 +10,6 @@
 namespace sqlitebridge {
 namespace {
 
-// `text` as an SQL string literal, every ' doubled.
-std::string sqlString(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
-
 // The tokenize option's value: each word an SQL string literal ('…', every
 // ' doubled), which is how FTS5 reads a word that is not a bareword, and the
 // whole in double quotes (every " doubled), which FTS5 strips first. So any
@@ -25,11 +18,9 @@ std::string tokenizeOption(const FTS5Tokenizer& tokenizer) {
   std::string words;
   for (const std::string& word : tokenizer.words) {
     if (!words.empty()) words += ' ';
-    words += sqlString(word);
+    words += quoteStringLiteral(word);
   }
-  std::string out = "\"";
-  for (char c : words) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+  return quoteIdentifier(words);
 }
 
 bool holdsNul(const std::string& text) { return text.find('\0') != std::string::npos; }
@@ -82,7 +73,8 @@ bool Database::createFTS5Table(const std::string& name, const std::vector<std::s
       const std::string rowID = options.contentRowID.empty() ? "rowid" : options.contentRowID;
       // FTS5 strips the quotes of both values and quotes the names itself
       // when it writes its own SQL.
-      create += ", content = " + sqlString(options.contentTable) + ", content_rowid = " + sqlString(rowID);
+      create +=
+          ", content = " + quoteStringLiteral(options.contentTable) + ", content_rowid = " + quoteStringLiteral(rowID);
     }
     create += ")";
     if (!external) return execute(create);

@@ -9,6 +9,8 @@ namespace sqlitebridge {
 /// `identifier` as a double-quoted SQL identifier ("a""b" for a"b), so any
 /// name, however hostile, stays a name.
 std::string quoteIdentifier(const std::string& identifier);
+/// `text` as a single-quoted SQL string literal ('it''s' for it's).
+std::string quoteStringLiteral(const std::string& text);
 
 /// Whether two identifiers are the same to SQLite: equal but for ASCII case.
 bool sameIdentifier(std::string_view a, std::string_view b) noexcept;
