@@ -523,6 +523,11 @@ std::shared_ptr<ObservationBroker> ConnectionPool::observationBroker(Error& erro
   return broker_;
 }
 
+std::uint64_t ConnectionPool::externalCheckCount() noexcept {
+  std::lock_guard<std::mutex> lock(brokerMutex_);
+  return broker_ ? broker_->externalCheckCount() : 0;
+}
+
 void ConnectionPool::injectTransientFailures(int count, int code) noexcept {
   injectedCode_.store(code);
   injectedFailures_.store(count);

@@ -98,6 +98,10 @@ class ConnectionPool {
   /// its blocks (SQLITE_MISUSE, reentrant access).
   std::shared_ptr<ObservationBroker> observationBroker(Error& error) noexcept;
 
+  /// For tests: how many external-change checks the observations' thread
+  /// finished (0 before the first observation, or without an interval).
+  std::uint64_t externalCheckCount() noexcept;
+
   /// For tests: the next `count` transaction begins answer `code` (as SQLite
   /// can under contention, without calling the busy handler) before trying.
   void injectTransientFailures(int count, int code) noexcept;

@@ -502,6 +502,7 @@ void ObservationBroker::checkExternalChanges(std::int64_t known) noexcept {
     }
     if (version >= 0) known = version;
     pool_.release(lease);
+    externalChecks_.fetch_add(1);
   }
 }
 

@@ -98,6 +98,8 @@ class ObservationBroker final : public TransactionObserver {
   void startExternalChecks() noexcept;
   /// Stops the external-change thread and detaches every observation.
   void shutdown() noexcept;
+  /// How many external-change checks finished (for tests).
+  std::uint64_t externalCheckCount() const noexcept { return externalChecks_.load(); }
 
   bool observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) override;
   void databaseDidCommit(Database& db) override;
@@ -144,6 +146,7 @@ class ObservationBroker final : public TransactionObserver {
   std::condition_variable stopped_;
   bool stopping_ = false;
   std::thread poller_;
+  std::atomic<std::uint64_t> externalChecks_{0};
 };
 
 }  // namespace sqlitebridge
