@@ -303,20 +303,31 @@ bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease, const Async
     lease.database = nullptr;
     return false;
   }
-  lease.inTransaction =
-      kind != LeaseKind::WriteWithoutTransaction && !(kind == LeaseKind::Read && kind_ == Kind::Queue);
+  lease.inTransaction = kind != LeaseKind::WriteWithoutTransaction;
   connection.failureMark = connection.failureCount;
   return true;
 }
 
 bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept {
   if (kind == LeaseKind::WriteWithoutTransaction) return true;
-  if (kind == LeaseKind::Read && kind_ == Kind::Queue) {
-    // The queue's one connection, read-only for the block.
-    if (database.execute("PRAGMA query_only = 1")) return true;
-    error = database.lastError();
+  const bool queueRead = kind == LeaseKind::Read && kind_ == Kind::Queue;
+  if (queueRead) {
+    // The queue's one connection, read-only for the block, and in a read
+    // transaction as a pool's reader is: without one, each statement would
+    // read the database as it is then, and a commit of another connection
+    // or process could land between two statements of the block.
+    if (!database.execute("PRAGMA query_only = 1")) {
+      error = database.lastError();
+      return false;
+    }
+    if (beginTransactionRetrying(database, kind, error)) return true;
+    database.execute("PRAGMA query_only = 0");
     return false;
   }
+  return beginTransactionRetrying(database, kind, error);
+}
+
+bool ConnectionPool::beginTransactionRetrying(Database& database, LeaseKind kind, Error& error) noexcept {
   const int timeout = database.busyTimeout();
   for (int attempt = 0;; ++attempt) {
     const auto started = std::chrono::steady_clock::now();

@@ -130,6 +130,9 @@ class ConnectionPool {
   Database* lendReader(int& slot, Error& error, const AsyncJob* job = nullptr) noexcept;
   void returnReader(int slot) noexcept;
   bool beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept;
+  /// BEGIN (IMMEDIATE for a write; DEFERRED and a first read, which takes
+  /// the snapshot, for a read), absorbing transient answers.
+  bool beginTransactionRetrying(Database& database, LeaseKind kind, Error& error) noexcept;
   bool endOpenTransaction(Database& database) noexcept;
   /// When `handle` runs the block of this thread's async job, stops its
   /// cancellation checks (the block is over once `finish` runs).
