@@ -176,6 +176,27 @@ bool ConnectionPool::openPool(const std::string& path) noexcept {
   }
 }
 
+Database ConnectionPool::openReaderConnection() const {
+  Configuration configuration = configuration_;
+  configuration.readOnly = true;
+  // The writer has put the file in WAL already; a read-only pool's readers
+  // ask for the mode themselves.
+  if (!configuration_.readOnly) configuration.journalMode.reset();
+  return Database::open(path_, configuration);
+}
+
+std::unique_ptr<Database> ConnectionPool::openChangeWatcher(Error& error) noexcept {
+  if (kind_ == Kind::Queue || !isOpen()) return nullptr;
+  try {
+    auto database = std::make_unique<Database>(openReaderConnection());
+    if (database->isOpen()) return database;
+    error = database->lastError();
+  } catch (...) {
+    error = poolError(SQLITE_NOMEM, "out of memory");
+  }
+  return nullptr;
+}
+
 Database* ConnectionPool::lendReader(int& slot, Error& error, const AsyncJob* job) noexcept {
   try {
     std::unique_lock<std::mutex> lock(readersMutex_);
@@ -206,12 +227,7 @@ Database* ConnectionPool::lendReader(int& slot, Error& error, const AsyncJob* jo
     reader.busy = true;
     if (!reader.database) {
       // Opening outside the lock would let two threads open the same slot.
-      Configuration configuration = configuration_;
-      configuration.readOnly = true;
-      // The writer has put the file in WAL already; a read-only pool's
-      // readers ask for the mode themselves.
-      if (!configuration_.readOnly) configuration.journalMode.reset();
-      auto database = std::make_unique<Database>(Database::open(path_, configuration));
+      auto database = std::make_unique<Database>(openReaderConnection());
       if (!database->isOpen()) {
         error = database->lastError();
         reader.busy = false;

@@ -37,6 +37,11 @@ class Observation : public std::enable_shared_from_this<Observation> {
   void start(const std::shared_ptr<ObservationBroker>& broker) noexcept;
   /// A commit (on the writer, `db`) changed `changed`.
   void committed(const DatabaseRegion& changed, Database& db) noexcept;
+  /// For a value observation: a commit changed `changed` (a fetch follows;
+  /// no connection is needed). Does nothing for a region observation.
+  void valueChanged(const DatabaseRegion& changed) noexcept;
+  /// Whether this observes a region (its callback needs a connection).
+  bool observesRegion() const noexcept { return regionObserver_ != nullptr; }
   /// See `ObservationHandle::cancel`.
   void cancel() noexcept;
   /// The pool is going away: nothing runs any more (no wait).
@@ -105,10 +110,16 @@ class ObservationBroker final : public TransactionObserver {
   void databaseDidCommit(Database& db) override;
 
  private:
-  void checkExternalChanges(std::int64_t known) noexcept;
-  /// PRAGMA data_version on a connection `lease` gets (release it after);
-  /// -1 when it could not be read.
-  std::int64_t readDataVersion(ConnectionLease& lease) noexcept;
+  /// The external-change thread: polls `watcher` (a pool's connection of
+  /// its own), or the queue's connection when it is null.
+  void checkExternalChanges(std::unique_ptr<Database> watcher, std::int64_t known) noexcept;
+  /// The data version `watcher` reads, or (null) the queue's connection,
+  /// leased in `lease` (release it after); -1 when it could not be read.
+  std::int64_t pollDataVersion(Database* watcher, ConnectionLease& lease) noexcept;
+  /// Tells every observation that another connection or process committed;
+  /// region callbacks get `held` (the queue's connection), or else the
+  /// writer (a read-only pool: a reader), leased for them.
+  void tellExternalChange(Database* held) noexcept;
   std::vector<std::shared_ptr<detail::Observation>> snapshot();
 
   ConnectionPool& pool_;
