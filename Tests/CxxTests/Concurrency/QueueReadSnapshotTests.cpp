@@ -124,7 +124,9 @@ TEST_P(QueueReadSnapshot, AnObservationFetchOnAQueueReadsOneSnapshot) {
   }
   handle.cancel();
   std::lock_guard<std::mutex> lock(mutex);
-  ASSERT_GE(fetched.size(), 2u);
+  // The first fetch is the one the commit cut in two; later ones may still
+  // have run (a fetch the queue's commit made before the first ran).
+  ASSERT_FALSE(fetched.empty());
   for (const auto& [first, second] : fetched) EXPECT_EQ(first, second) << "a fetch read two snapshots";
 }
 
