@@ -99,7 +99,8 @@ class ObservationBroker final : public TransactionObserver {
   /// answers `observes` from these alone, without asking the observations.
   void setInterest(const detail::Observation* observation, const DatabaseRegion& region, bool uncertain) noexcept;
   void remove(const detail::Observation* observation) noexcept;
-  /// Starts the external-change thread when an interval was given.
+  /// Starts the external-change thread when an interval was given; for a
+  /// pool, opens the connection it polls (`ConnectionPool::openChangeWatcher`).
   void startExternalChecks() noexcept;
   /// Stops the external-change thread and detaches every observation.
   void shutdown() noexcept;
