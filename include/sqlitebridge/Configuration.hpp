@@ -36,9 +36,12 @@ struct Configuration {
   /// How often, in milliseconds, the observations of a `DatabaseQueue` or
   /// `DatabasePool` (`observeValue`, `observeRegion`) look for commits made
   /// by any other connection or process on the same file (`PRAGMA
-  /// data_version`, polled on the queue's connection or the pool's writer by
-  /// a thread of the queue's or pool's own, started with the first
-  /// observation): such a commit counts as a change of the whole database.
+  /// data_version`, polled by a thread of the queue's or pool's own, started
+  /// with the first observation, on the queue's connection, or on a
+  /// read-only connection a pool opens for it alone: never the pool's
+  /// writer, which a check would wait for, nor one of its readers, whose
+  /// versions are each their own): such a commit counts as a change of the
+  /// whole database.
   /// 0 or less (the default): only the queue's or pool's own commits are
   /// seen. Plain `Database` connections ignore it.
   int externalChangeCheckMilliseconds = 0;

@@ -18,8 +18,8 @@ class ConnectionPool;
 
 /// What a block does with its connection.
 enum class LeaseKind {
-  /// A read: a reader connection in a read transaction (pool), or the
-  /// connection with `PRAGMA query_only` on (queue).
+  /// A read, in a read transaction (one snapshot): on a reader connection
+  /// (pool), or on the connection with `PRAGMA query_only` on (queue).
   Read,
   /// A write in a `BEGIN IMMEDIATE` transaction on the writer connection.
   Write,

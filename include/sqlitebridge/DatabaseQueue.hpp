@@ -60,9 +60,17 @@ class SQLITEBRIDGE_API DatabaseQueue {
   Error openError() const noexcept;
 
   /// Runs fn(Database&) alone on the connection and returns what it returns.
-  /// The connection is read-only meanwhile (`PRAGMA query_only`): a write
-  /// fails with SQLITE_READONLY. A transaction `fn` leaves open is rolled
-  /// back.
+  /// `fn` reads one snapshot: it runs in a read transaction (`BEGIN
+  /// DEFERRED` and a first read, before `fn`), so a commit of another
+  /// connection or process never lands between two of its statements (in
+  /// WAL it commits beside the block; with a rollback journal it waits for
+  /// the block's read lock). The connection is read-only meanwhile (`PRAGMA
+  /// query_only`): a write fails with SQLITE_READONLY, and so does BEGIN
+  /// (SQLITE_ERROR, a transaction is open); a COMMIT or ROLLBACK of `fn`
+  /// ends the snapshot. The transaction ends, and the connection can write
+  /// again, when `fn` returns or throws, whatever its statements did. When
+  /// the transaction cannot begin (SQLITE_BUSY past the busy timeout, say)
+  /// `fn` runs on a closed `Database` failing with that error.
   template <typename Fn>
   auto read(Fn&& fn) -> std::invoke_result_t<Fn&, Database&> {
     detail::LeaseScope scope(pool_.get(), LeaseKind::Read);

@@ -221,7 +221,8 @@ ObservationHandle observeValue(DatabasePool& pool, std::function<bool(Database&,
                                                                         std::move(onError), options.removeDuplicates));
 }
 /// `observeValue` on a queue: fetches run on the queue's connection, one at
-/// a time with its other blocks, on the queue's own thread.
+/// a time with its other blocks, on the queue's own thread, each in a read
+/// transaction as a `read` block (one snapshot).
 template <typename T>
 ObservationHandle observeValue(DatabaseQueue& queue, std::function<bool(Database&, T&, Error*)> fetch,
                                std::function<void(const T&)> onChange, std::function<void(const Error&)> onError,

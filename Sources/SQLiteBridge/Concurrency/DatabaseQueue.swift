@@ -41,11 +41,18 @@ public final class DatabaseQueue: @unchecked Sendable {
   }
 
   /// Runs `body` alone on the connection, blocking this thread until it
-  /// can, and returns what it returns. The connection is read-only
-  /// meanwhile (`PRAGMA query_only`): a write throws `.readOnly`.
+  /// can, and returns what it returns. `body` reads one snapshot: it runs in
+  /// a read transaction (begun with a first read before it), so a commit of
+  /// another connection or process never lands between two of its
+  /// statements (in WAL it commits beside the block; with a rollback journal
+  /// it waits for the block's read lock). The connection is read-only
+  /// meanwhile (`PRAGMA query_only`): a write throws `.readOnly`, a BEGIN
+  /// `.error`; a COMMIT or ROLLBACK in `body` ends the snapshot. The
+  /// transaction ends when `body` returns or throws.
   ///
-  /// - Throws: what `body` throws; `.misuse` when called from inside one of
-  ///   this queue's blocks.
+  /// - Throws: what `body` throws; `DatabaseError` when the read transaction
+  ///   cannot begin (`.busy` past the busy timeout); `.misuse` when called
+  ///   from inside one of this queue's blocks.
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
     try ConnectionLeasing.run({ ConnectionLeasing.Access.acquireQueue(core, .Read, &$0) }, body)
   }

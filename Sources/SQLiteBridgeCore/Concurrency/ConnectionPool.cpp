@@ -176,6 +176,27 @@ bool ConnectionPool::openPool(const std::string& path) noexcept {
   }
 }
 
+Database ConnectionPool::openReaderConnection() const {
+  Configuration configuration = configuration_;
+  configuration.readOnly = true;
+  // The writer has put the file in WAL already; a read-only pool's readers
+  // ask for the mode themselves.
+  if (!configuration_.readOnly) configuration.journalMode.reset();
+  return Database::open(path_, configuration);
+}
+
+std::unique_ptr<Database> ConnectionPool::openChangeWatcher(Error& error) noexcept {
+  if (kind_ == Kind::Queue || !isOpen()) return nullptr;
+  try {
+    auto database = std::make_unique<Database>(openReaderConnection());
+    if (database->isOpen()) return database;
+    error = database->lastError();
+  } catch (...) {
+    error = poolError(SQLITE_NOMEM, "out of memory");
+  }
+  return nullptr;
+}
+
 Database* ConnectionPool::lendReader(int& slot, Error& error, const AsyncJob* job) noexcept {
   try {
     std::unique_lock<std::mutex> lock(readersMutex_);
@@ -206,12 +227,7 @@ Database* ConnectionPool::lendReader(int& slot, Error& error, const AsyncJob* jo
     reader.busy = true;
     if (!reader.database) {
       // Opening outside the lock would let two threads open the same slot.
-      Configuration configuration = configuration_;
-      configuration.readOnly = true;
-      // The writer has put the file in WAL already; a read-only pool's
-      // readers ask for the mode themselves.
-      if (!configuration_.readOnly) configuration.journalMode.reset();
-      auto database = std::make_unique<Database>(Database::open(path_, configuration));
+      auto database = std::make_unique<Database>(openReaderConnection());
       if (!database->isOpen()) {
         error = database->lastError();
         reader.busy = false;
@@ -303,20 +319,31 @@ bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease, const Async
     lease.database = nullptr;
     return false;
   }
-  lease.inTransaction =
-      kind != LeaseKind::WriteWithoutTransaction && !(kind == LeaseKind::Read && kind_ == Kind::Queue);
+  lease.inTransaction = kind != LeaseKind::WriteWithoutTransaction;
   connection.failureMark = connection.failureCount;
   return true;
 }
 
 bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept {
   if (kind == LeaseKind::WriteWithoutTransaction) return true;
-  if (kind == LeaseKind::Read && kind_ == Kind::Queue) {
-    // The queue's one connection, read-only for the block.
-    if (database.execute("PRAGMA query_only = 1")) return true;
-    error = database.lastError();
+  const bool queueRead = kind == LeaseKind::Read && kind_ == Kind::Queue;
+  if (queueRead) {
+    // The queue's one connection, read-only for the block, and in a read
+    // transaction as a pool's reader is: without one, each statement would
+    // read the database as it is then, and a commit of another connection
+    // or process could land between two statements of the block.
+    if (!database.execute("PRAGMA query_only = 1")) {
+      error = database.lastError();
+      return false;
+    }
+    if (beginTransactionRetrying(database, kind, error)) return true;
+    database.execute("PRAGMA query_only = 0");
     return false;
   }
+  return beginTransactionRetrying(database, kind, error);
+}
+
+bool ConnectionPool::beginTransactionRetrying(Database& database, LeaseKind kind, Error& error) noexcept {
   const int timeout = database.busyTimeout();
   for (int attempt = 0;; ++attempt) {
     const auto started = std::chrono::steady_clock::now();
@@ -521,6 +548,11 @@ std::shared_ptr<ObservationBroker> ConnectionPool::observationBroker(Error& erro
   broker->startExternalChecks();
   broker_ = broker;
   return broker_;
+}
+
+std::uint64_t ConnectionPool::externalCheckCount() noexcept {
+  std::lock_guard<std::mutex> lock(brokerMutex_);
+  return broker_ ? broker_->externalCheckCount() : 0;
 }
 
 void ConnectionPool::injectTransientFailures(int count, int code) noexcept {

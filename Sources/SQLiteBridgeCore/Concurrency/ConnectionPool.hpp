@@ -73,6 +73,8 @@ class ConnectionPool {
   ~ConnectionPool();
 
   bool isOpen() const noexcept { return !openError_.isError(); }
+  /// Whether this is a queue's (one connection) rather than a pool's.
+  bool isQueue() const noexcept { return kind_ == Kind::Queue; }
   const Error& openError() const noexcept { return openError_; }
 
   /// Lends a connection for a block of `kind` (see `detail::acquireLease`).
@@ -97,6 +99,17 @@ class ConnectionPool {
   /// the queue did not open, out of memory, or called from inside one of
   /// its blocks (SQLITE_MISUSE, reentrant access).
   std::shared_ptr<ObservationBroker> observationBroker(Error& error) noexcept;
+
+  /// For a pool: a read-only connection of its own to the pool's file,
+  /// opened as a reader is but never lent to a block, for the observations'
+  /// external-change checks (`PRAGMA data_version` counts per connection,
+  /// so it must always be read on the same one). Null for a queue (whose
+  /// one connection is polled) and when the pool did not open; null with
+  /// the reason in `error` when opening failed.
+  std::unique_ptr<Database> openChangeWatcher(Error& error) noexcept;
+  /// For tests: how many external-change checks the observations' thread
+  /// finished (0 before the first observation, or without an interval).
+  std::uint64_t externalCheckCount() noexcept;
 
   /// For tests: the next `count` transaction begins answer `code` (as SQLite
   /// can under contention, without calling the busy handler) before trying.
@@ -123,9 +136,14 @@ class ConnectionPool {
 
   ConnectionPool(Kind kind, Configuration configuration) noexcept;
   bool openPool(const std::string& path) noexcept;
+  /// A new reader connection (not open when it failed: see `lastError()`).
+  Database openReaderConnection() const;
   Database* lendReader(int& slot, Error& error, const AsyncJob* job = nullptr) noexcept;
   void returnReader(int slot) noexcept;
   bool beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept;
+  /// BEGIN (IMMEDIATE for a write; DEFERRED and a first read, which takes
+  /// the snapshot, for a read), absorbing transient answers.
+  bool beginTransactionRetrying(Database& database, LeaseKind kind, Error& error) noexcept;
   bool endOpenTransaction(Database& database) noexcept;
   /// When `handle` runs the block of this thread's async job, stops its
   /// cancellation checks (the block is over once `finish` runs).

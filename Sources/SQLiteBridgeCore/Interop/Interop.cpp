@@ -150,4 +150,12 @@ std::int64_t ConcurrencyAccess::transientRetryCount(const DatabasePool& pool) no
   return pool.pool_ ? pool.pool_->transientRetryCount() : 0;
 }
 
+std::uint64_t ConcurrencyAccess::externalCheckCount(const DatabaseQueue& queue) noexcept {
+  return queue.pool_ ? queue.pool_->externalCheckCount() : 0;
+}
+
+std::uint64_t ConcurrencyAccess::externalCheckCount(const DatabasePool& pool) noexcept {
+  return pool.pool_ ? pool.pool_->externalCheckCount() : 0;
+}
+
 }  // namespace sqlitebridge::interop

@@ -102,6 +102,11 @@ void Observation::committed(const DatabaseRegion& changed, Database& db) noexcep
     nestedCommits_ = 0;
     return;
   }
+  valueChanged(changed);
+}
+
+void Observation::valueChanged(const DatabaseRegion& changed) noexcept {
+  if (regionObserver_) return;
   std::lock_guard<std::mutex> lock(mutex_);
   if (cancelled_ || ended_) return;
   if (fetching_) {
@@ -461,47 +466,100 @@ void ObservationBroker::databaseDidCommit(Database& db) {
   for (const std::shared_ptr<detail::Observation>& observation : snapshot()) observation->committed(region, db);
 }
 
-std::int64_t ObservationBroker::readDataVersion(ConnectionLease& lease) noexcept {
-  // The writer, which never sees its own commits in data_version; a
-  // read-only pool has none, and every commit its readers see is another's.
-  if (!pool_.acquire(LeaseKind::WriteWithoutTransaction, lease) && !pool_.acquire(LeaseKind::Read, lease)) return -1;
-  Row row;
-  // PRAGMA data_version changes when another connection (of this process
-  // or another) committed; never for this connection's own commits.
-  if (!lease.database->execute("PRAGMA data_version", row) || row.empty()) return -1;
-  return row.value(0).asInteger();
+namespace {
+
+// PRAGMA data_version changes when another connection (of this process or
+// another) committed, never for this connection's own commits; the number
+// belongs to the connection (two connections' numbers are not comparable).
+std::int64_t readDataVersion(Database& database) noexcept {
+  try {
+    Row row;
+    if (!database.execute("PRAGMA data_version", row) || row.empty()) return -1;
+    return row.value(0).asInteger();
+  } catch (...) {
+    return -1;
+  }
+}
+
+}  // namespace
+
+std::int64_t ObservationBroker::pollDataVersion(Database* watcher, ConnectionLease& lease) noexcept {
+  if (watcher != nullptr) return readDataVersion(*watcher);
+  // A queue: its one connection, which never sees its own commits there.
+  if (!pool_.acquire(LeaseKind::WriteWithoutTransaction, lease)) return -1;
+  return readDataVersion(*lease.database);
 }
 
 void ObservationBroker::startExternalChecks() noexcept {
   if (externalCheckMilliseconds_ <= 0) return;
-  // The version to compare with is read now, before the first fetch, so
-  // that a commit right after it is not taken for the starting point.
+  // A pool is polled on a connection of its own, always the same one: never
+  // the writer (which a check would hold up, and be held up by, at every
+  // interval) and never a reader lent to blocks (each reader counts its own
+  // versions, so a check on another reader than the last would see a change
+  // that did not happen, or miss one). The version to compare with is read
+  // now, before the first fetch, so that a commit right after it is not
+  // taken for the starting point.
+  Error error;
+  std::unique_ptr<Database> watcher = pool_.openChangeWatcher(error);
   ConnectionLease lease;
-  const std::int64_t known = readDataVersion(lease);
+  const std::int64_t known = watcher || pool_.isQueue() ? pollDataVersion(watcher.get(), lease) : -1;
   pool_.release(lease);
   try {
-    poller_ = std::thread([this, known] { checkExternalChanges(known); });
+    poller_ = std::thread(
+        [this, known, database = std::move(watcher)]() mutable { checkExternalChanges(std::move(database), known); });
   } catch (...) {
   }
 }
 
-void ObservationBroker::checkExternalChanges(std::int64_t known) noexcept {
+void ObservationBroker::tellExternalChange(Database* held) noexcept {
+  const DatabaseRegion everything = DatabaseRegion::fullDatabase();
+  std::vector<std::shared_ptr<detail::Observation>> observations;
+  try {
+    observations = snapshot();
+  } catch (...) {
+    return;
+  }
+  bool regions = false;
+  for (const std::shared_ptr<detail::Observation>& observation : observations) {
+    if (observation->observesRegion()) {
+      regions = true;
+    } else {
+      observation->valueChanged(everything);
+    }
+  }
+  if (!regions) return;
+  // Region callbacks run on the writer (a read-only pool's: a reader),
+  // leased only now that there is a change to tell.
+  ConnectionLease lease;
+  Database* database = held;
+  if (database == nullptr) {
+    if (!pool_.acquire(LeaseKind::WriteWithoutTransaction, lease) && !pool_.acquire(LeaseKind::Read, lease)) return;
+    database = lease.database;
+  }
+  for (const std::shared_ptr<detail::Observation>& observation : observations) {
+    if (observation->observesRegion()) observation->committed(everything, *database);
+  }
+  pool_.release(lease);
+}
+
+void ObservationBroker::checkExternalChanges(std::unique_ptr<Database> watcher, std::int64_t known) noexcept {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       if (stopped_.wait_for(lock, std::chrono::milliseconds(externalCheckMilliseconds_), [&] { return stopping_; }))
         return;
     }
-    ConnectionLease lease;
-    const std::int64_t version = readDataVersion(lease);
-    if (version >= 0 && known >= 0 && version != known) {
-      const DatabaseRegion everything = DatabaseRegion::fullDatabase();
-      for (const std::shared_ptr<detail::Observation>& observation : snapshot()) {
-        observation->committed(everything, *lease.database);
-      }
+    if (!watcher && !pool_.isQueue()) {
+      // A pool's watcher that could not open before is tried again.
+      Error error;
+      watcher = pool_.openChangeWatcher(error);
     }
+    ConnectionLease lease;
+    const std::int64_t version = watcher || pool_.isQueue() ? pollDataVersion(watcher.get(), lease) : -1;
+    if (version >= 0 && known >= 0 && version != known) tellExternalChange(lease.database);
     if (version >= 0) known = version;
     pool_.release(lease);
+    externalChecks_.fetch_add(1);
   }
 }
 

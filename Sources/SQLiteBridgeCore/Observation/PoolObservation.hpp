@@ -37,6 +37,11 @@ class Observation : public std::enable_shared_from_this<Observation> {
   void start(const std::shared_ptr<ObservationBroker>& broker) noexcept;
   /// A commit (on the writer, `db`) changed `changed`.
   void committed(const DatabaseRegion& changed, Database& db) noexcept;
+  /// For a value observation: a commit changed `changed` (a fetch follows;
+  /// no connection is needed). Does nothing for a region observation.
+  void valueChanged(const DatabaseRegion& changed) noexcept;
+  /// Whether this observes a region (its callback needs a connection).
+  bool observesRegion() const noexcept { return regionObserver_ != nullptr; }
   /// See `ObservationHandle::cancel`.
   void cancel() noexcept;
   /// The pool is going away: nothing runs any more (no wait).
@@ -94,19 +99,28 @@ class ObservationBroker final : public TransactionObserver {
   /// answers `observes` from these alone, without asking the observations.
   void setInterest(const detail::Observation* observation, const DatabaseRegion& region, bool uncertain) noexcept;
   void remove(const detail::Observation* observation) noexcept;
-  /// Starts the external-change thread when an interval was given.
+  /// Starts the external-change thread when an interval was given; for a
+  /// pool, opens the connection it polls (`ConnectionPool::openChangeWatcher`).
   void startExternalChecks() noexcept;
   /// Stops the external-change thread and detaches every observation.
   void shutdown() noexcept;
+  /// How many external-change checks finished (for tests).
+  std::uint64_t externalCheckCount() const noexcept { return externalChecks_.load(); }
 
   bool observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) override;
   void databaseDidCommit(Database& db) override;
 
  private:
-  void checkExternalChanges(std::int64_t known) noexcept;
-  /// PRAGMA data_version on a connection `lease` gets (release it after);
-  /// -1 when it could not be read.
-  std::int64_t readDataVersion(ConnectionLease& lease) noexcept;
+  /// The external-change thread: polls `watcher` (a pool's connection of
+  /// its own), or the queue's connection when it is null.
+  void checkExternalChanges(std::unique_ptr<Database> watcher, std::int64_t known) noexcept;
+  /// The data version `watcher` reads, or (null) the queue's connection,
+  /// leased in `lease` (release it after); -1 when it could not be read.
+  std::int64_t pollDataVersion(Database* watcher, ConnectionLease& lease) noexcept;
+  /// Tells every observation that another connection or process committed;
+  /// region callbacks get `held` (the queue's connection), or else the
+  /// writer (a read-only pool: a reader), leased for them.
+  void tellExternalChange(Database* held) noexcept;
   std::vector<std::shared_ptr<detail::Observation>> snapshot();
 
   ConnectionPool& pool_;
@@ -144,6 +158,7 @@ class ObservationBroker final : public TransactionObserver {
   std::condition_variable stopped_;
   bool stopping_ = false;
   std::thread poller_;
+  std::atomic<std::uint64_t> externalChecks_{0};
 };
 
 }  // namespace sqlitebridge

@@ -230,7 +230,7 @@ TEST_F(QueueTest, ATransactionLeftOpenInsideWriteWithoutTransactionIsRolledBack)
     EXPECT_TRUE(db.execute("INSERT INTO t VALUES (1)"));
     return 0;
   });
-  EXPECT_FALSE(queue().read([](Database& db) { return db.isInTransaction(); }));
+  EXPECT_FALSE(queue().writeWithoutTransaction([](Database& db) { return db.isInTransaction(); }));
   EXPECT_EQ(count(), 0);
   Error error;
   EXPECT_TRUE(queue().write([](Database& db) { return db.execute("INSERT INTO t VALUES (2)"); }, &error))
@@ -240,6 +240,10 @@ TEST_F(QueueTest, ATransactionLeftOpenInsideWriteWithoutTransactionIsRolledBack)
 
 TEST_F(QueueTest, ATransactionLeftOpenInsideReadIsRolledBack) {
   queue().read([](Database& db) {
+    // The block reads in a transaction of the queue's (one snapshot): a
+    // block that ends it and begins its own leaves that one open.
+    EXPECT_FALSE(db.execute("BEGIN"));
+    EXPECT_TRUE(db.execute("ROLLBACK"));
     EXPECT_TRUE(db.execute("BEGIN"));
     EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM t"), 0);
     return 0;

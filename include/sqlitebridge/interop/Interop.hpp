@@ -397,6 +397,11 @@ struct SQLITEBRIDGE_API ConcurrencyAccess {
   /// Transient answers the queue (pool) absorbed by retrying.
   static std::int64_t transientRetryCount(const DatabaseQueue& queue) noexcept;
   static std::int64_t transientRetryCount(const DatabasePool& pool) noexcept;
+  /// How many checks for other connections' commits the observations of
+  /// the queue (pool) finished (`Configuration::externalChangeCheckMilliseconds`;
+  /// 0 before the first observation), for tests that must know a check ran.
+  static std::uint64_t externalCheckCount(const DatabaseQueue& queue) noexcept;
+  static std::uint64_t externalCheckCount(const DatabasePool& pool) noexcept;
 };
 
 /// `Database::trace`, `onCommit`, `onRollback` and `onChange` with C
