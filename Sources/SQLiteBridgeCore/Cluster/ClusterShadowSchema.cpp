@@ -38,6 +38,12 @@ const char* ClusterShadowSchema::query() noexcept {
 }
 
 void ClusterShadowSchema::rebuild(const std::vector<Row>& rows) {
+  rows_ = rows;
+  build();
+}
+
+void ClusterShadowSchema::build() {
+  const std::vector<Row>& rows = rows_;
   if (db_ != nullptr) sqlite3_close_v2(db_);
   db_ = nullptr;
   anyGuarded_ = false;
@@ -125,6 +131,21 @@ ClusterShadowSchema::Verdict ClusterShadowSchema::check(const std::string& sql, 
   }
   sqlite3_finalize(stmt);
   return verdict;
+}
+
+bool ClusterShadowSchema::pragmaWrites(const std::string& sql, bool& known) {
+  known = false;
+  if (db_ == nullptr) return false;
+  sqlite3_stmt* stmt = nullptr;
+  const int prepared = sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr);
+  bool writes = false;
+  if (prepared == SQLITE_OK && stmt != nullptr) {
+    known = true;
+    writes = sqlite3_stmt_readonly(stmt) == 0 && sqlite3_column_count(stmt) == 0;
+  }
+  sqlite3_finalize(stmt);
+  build();  // a PRAGMA may have changed this connection when it was prepared
+  return writes;
 }
 
 }  // namespace sqlitebridge

@@ -51,8 +51,21 @@ class ClusterShadowSchema {
   /// Judges the read `sql` (one statement).
   Verdict check(const std::string& sql, std::string& problem) const;
 
+  /// Whether the PRAGMA `sql` writes to the database, as SQLite says when
+  /// it prepares it against the copy: `sqlite3_stmt_readonly` false and no
+  /// result columns (`PRAGMA user_version(7)`, `PRAGMA incremental_vacuum`).
+  /// One that returns rows (`PRAGMA journal_mode`, `wal_checkpoint`) is the
+  /// node's own business, not a replicated write: false. `known` is false
+  /// when it cannot be prepared here. Some PRAGMAs act when prepared: the
+  /// copy is made again afterwards from the rows it was made from.
+  bool pragmaWrites(const std::string& sql, bool& known);
+
  private:
+  void build();
+
   sqlite3* db_ = nullptr;
+  /// What `rebuild` was given.
+  std::vector<Row> rows_;
   bool anyGuarded_ = false;
   /// Views (folded names) whose SQL holds a compound operator.
   std::vector<std::string> compoundViews_;
