@@ -39,6 +39,27 @@ NAMES = {SCHEMA_QUERY: "SCHEMA_QUERY", LEADER: "LEADER", OPEN: "OPEN", PREPARE: 
 FAILURE, SERVER, SERVERS, DB, STMT, RESULT, ROWS, EMPTY = 0, 1, 3, 4, 5, 6, 7, 8
 # dqlite's extended codes.
 NOT_LEADER, LEADERSHIP_LOST = 10250, 10506
+# SQLite's codes the scenarios answer with.
+SQLITE_IOERR, SQLITE_ABORT, SQLITE_FULL, SQLITE_IOERR_WRITE, SQLITE_CONSTRAINT_PRIMARYKEY = 10, 4, 13, 778, 1555
+# What SQLite says after a statement ran to its end: dqlite 1.11 sends it
+# with a raw Raft number when raft_apply fails at once.
+DONE_MESSAGE = "no more rows available"
+# The scenarios that answer one statement's EXEC (by its SQL) with a
+# failure, every time or only the first time: (sql, code, message, first only).
+FAILING_EXEC = {
+    "ioerr-on-insert": ("INSERT INTO t VALUES (1)", SQLITE_IOERR, DONE_MESSAGE, False),
+    "ioerr-write-on-insert": ("INSERT INTO t VALUES (1)", SQLITE_IOERR_WRITE, "disk I/O error", False),
+    "abort-on-insert": ("INSERT INTO t VALUES (1)", SQLITE_ABORT, "abort", False),
+    "ioerr-write-on-commit": ("COMMIT", SQLITE_IOERR_WRITE, "disk I/O error", False),
+    "raft-not-leader-once": ("INSERT INTO t VALUES (1)", 7, DONE_MESSAGE, True),
+    "raft-ioerr-on-insert": ("INSERT INTO t VALUES (1)", 18, DONE_MESSAGE, False),
+    "full-on-insert": ("INSERT INTO t VALUES (1)", SQLITE_FULL, "database or disk is full", False),
+    "or-rollback-conflict": ("INSERT OR ROLLBACK INTO t VALUES (1)", SQLITE_CONSTRAINT_PRIMARYKEY,
+                             "UNIQUE constraint failed: t.n", False),
+}
+# The scenarios that close the connection when one statement's EXEC arrives.
+CLOSING_EXEC = {"close-on-release-a": "RELEASE a", "close-on-release-b": "RELEASE b",
+                "close-on-pragma-write": "PRAGMA user_version(7)"}
 
 # Answers to QUERY no dqlite node sends (the C++ tests' list): ROWS announcing
 # 2^40 columns; a text column name that never ends; a row value of type 15; a
@@ -104,6 +125,18 @@ class Fake:
             sql = self.statements.get(struct.unpack_from("<I", body, 4)[0], "")
         return sql.startswith("SELECT 'main', type, name, sql FROM main.sqlite_master")
 
+    def exec_sql(self, kind, body):
+        """The SQL of the statement an EXEC runs ("" for another request)."""
+        if kind != EXEC or len(body) < 8:
+            return ""
+        with self.lock:
+            return self.statements.get(struct.unpack_from("<I", body, 4)[0], "")
+
+    def executions(self, sql):
+        """How many EXECs of `sql` arrived (this one included)."""
+        with self.lock:
+            return self.executed.count(sql)
+
     def record(self, kind, body):
         """Counts the request, writes the counts file; returns this type's count."""
         with self.lock:
@@ -149,6 +182,13 @@ class Fake:
         scenario = self.scenario
         if scenario == "silent":
             return ("silent",)
+        sql = self.exec_sql(kind, body)
+        if scenario in FAILING_EXEC and sql == FAILING_EXEC[scenario][0]:
+            _, code, why, first_only = FAILING_EXEC[scenario]
+            if not first_only or self.executions(sql) == 1:
+                return ("answer", failure(code, why))
+        if scenario in CLOSING_EXEC and sql == CLOSING_EXEC[scenario]:
+            return ("close",)
         if scenario == "not-leader-once" and kind == EXEC and nth == 1:
             return ("answer", failure(NOT_LEADER, "not leader"))
         if scenario == "close-after-exec" and kind == EXEC and nth == 1:
@@ -215,7 +255,8 @@ def read_exactly(connection, size):
 
 SCENARIOS = ["healthy", "not-leader-once", "close-after-exec", "leadership-lost-on-exec", "close-after-query-once",
              "not-leader-on-second-exec", "close-on-second-exec", "close-on-commit", "silent", "no-leader",
-             "leaderless-after-open"] + ["garbage-query-%d" % i for i in range(len(GARBAGE))]
+             "leaderless-after-open"] + ["garbage-query-%d" % i for i in range(len(GARBAGE))] \
+    + sorted(FAILING_EXEC) + sorted(CLOSING_EXEC)
 
 
 def main():
