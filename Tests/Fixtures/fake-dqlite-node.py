@@ -31,9 +31,10 @@ import threading
 
 # Request types.
 LEADER, OPEN, PREPARE, EXEC, QUERY, FINALIZE, EXEC_SQL, QUERY_SQL, CLUSTER = 0, 3, 4, 5, 6, 7, 8, 9, 16
-# The client's own QUERY of the schema, counted apart.
-SCHEMA_QUERY = 1000
-NAMES = {SCHEMA_QUERY: "SCHEMA_QUERY", LEADER: "LEADER", OPEN: "OPEN", PREPARE: "PREPARE", EXEC: "EXEC", QUERY: "QUERY", FINALIZE: "FINALIZE",
+# The client's own QUERYs of the schema and of its version (before each
+# write), counted apart.
+SCHEMA_QUERY, SCHEMA_VERSION = 1000, 1001
+NAMES = {SCHEMA_QUERY: "SCHEMA_QUERY", SCHEMA_VERSION: "SCHEMA_VERSION", LEADER: "LEADER", OPEN: "OPEN", PREPARE: "PREPARE", EXEC: "EXEC", QUERY: "QUERY", FINALIZE: "FINALIZE",
          EXEC_SQL: "EXEC_SQL", QUERY_SQL: "QUERY_SQL", CLUSTER: "CLUSTER"}
 # Response types.
 FAILURE, SERVER, SERVERS, DB, STMT, RESULT, ROWS, EMPTY = 0, 1, 3, 4, 5, 6, 7, 8
@@ -116,14 +117,17 @@ class Fake:
         self.address = ""
 
     def own_query(self, kind, body):
-        """Whether a QUERY runs the client's own look at the schema (it
-        prepares every read against a copy of it), which the scenarios and
-        the counts leave apart from the caller's queries."""
+        """Which of the client's own QUERYs this is, if any: "schema" (it
+        prepares every read against a copy of the schema) or "version" (the
+        schema's version, asked before each write); the scenarios and the
+        counts leave them apart from the caller's queries."""
         if kind != QUERY or len(body) < 8:
-            return False
+            return None
         with self.lock:
             sql = self.statements.get(struct.unpack_from("<I", body, 4)[0], "")
-        return sql.startswith("SELECT 'main', type, name, sql FROM main.sqlite_master")
+        if sql.startswith("SELECT 'main', type, name, sql FROM main.sqlite_master"):
+            return "schema"
+        return "version" if sql == "PRAGMA schema_version" else None
 
     def exec_sql(self, kind, body):
         """The SQL of the statement an EXEC runs ("" for another request)."""
@@ -224,10 +228,14 @@ class Fake:
                     body = read_exactly(connection, words * 8)
                     if body is None:
                         return
-                    if self.own_query(kind, body):
+                    own = self.own_query(kind, body)
+                    if own == "schema":
                         nth = self.record(SCHEMA_QUERY, body)
                         action = ("answer", message(ROWS, u64(4) + text("a") + text("b") + text("c") + text("d")
                                                     + u64(0xFFFFFFFFFFFFFFFF)))
+                    elif own == "version":
+                        nth = self.record(SCHEMA_VERSION, body)
+                        action = ("answer", integer_rows([1]))
                     else:
                         nth = self.record(kind, body)
                         action = self.act(kind, nth, body)

@@ -82,6 +82,11 @@ struct ClusterDatabase::Impl {
   /// which may still roll the schema back.
   bool madeInTransaction = false;
   std::vector<std::string> guardNames;
+  /// The leader's `PRAGMA schema_version` when the copy was last found
+  /// current (-1: not known), and whether it was checked in the open
+  /// transaction (whose snapshot then holds it).
+  std::int64_t shadowVersion = -1;
+  bool versionChecked = false;
 
   // Prepared statements on the current connection: SQL -> id and
   // parameter count, oldest first.
@@ -108,6 +113,7 @@ struct ClusterDatabase::Impl {
     guardNames.clear();
     guardsStale = true;
     schemaStale = true;
+    versionChecked = false;
     if (inTransaction) {
       inTransaction = false;
       openedBySavepoint = false;
@@ -261,10 +267,31 @@ struct ClusterDatabase::Impl {
     return connection->call(type, body.take(), requestDeadline(overall), answer, problem);
   }
 
+  /// Asks the leader for its `PRAGMA schema_version` and marks the copy
+  /// stale when it changed (another client changed the schema: its new
+  /// tables need guards before this client writes). Once per transaction.
+  Attempt checkSchemaVersion(Deadline overall, Error& failure) {
+    if (inTransaction && versionChecked) return Attempt::Done;
+    std::vector<Row> rows;
+    const std::vector<std::string> keptNames = columnNames;
+    const Attempt step =
+        attempt("PRAGMA schema_version", {}, ClusterStatementKind::Read, &rows, overall, failure, false);
+    columnNames = keptNames;
+    if (step != Attempt::Done) return step == Attempt::Lost ? Attempt::NotSent : step;
+    const bool known = rows.size() == 1 && rows[0].size() == 1 && rows[0].value(0).type() == ValueType::Integer;
+    const std::int64_t version = known ? rows[0].value(0).asInteger() : -1;
+    if (!known || version != shadowVersion) schemaStale = true;
+    shadowVersion = version;
+    versionChecked = inTransaction;
+    return Attempt::Done;
+  }
+
   /// Makes the guards when they may be stale. An attempt's outcome, as
   /// `attempt` gives it (nothing of the caller's statement was sent yet).
   Attempt installGuards(Deadline overall, Error& failure) {
-    Attempt step = refreshSchema(overall, failure);
+    Attempt step = checkSchemaVersion(overall, failure);
+    if (step != Attempt::Done) return step;
+    step = refreshSchema(overall, failure);
     if (step != Attempt::Done) return step;
     if (!guardsStale) return Attempt::Done;
     const std::string script = clusterGuardScript(shadow.guardedColumns(), guardNames);
@@ -320,6 +347,13 @@ struct ClusterDatabase::Impl {
     if (caller && kind != ClusterStatementKind::Read) step = installGuards(overall, failure);
     if (caller && kind == ClusterStatementKind::Read) step = checkRead(sql, overall, failure);
     if (step != Attempt::Done) return step;
+    if (caller && kind == ClusterStatementKind::Schema) {
+      std::string problem;
+      if (!shadow.checkSchemaChange(sql, problem)) {
+        failure = makeError(SQLITE_MISUSE, problem, sql);
+        return Attempt::Failed;
+      }
+    }
     step = prepare(sql, overall, statement, failure);
     if (step != Attempt::Done) return step;
     if (arguments.size() != statement.parameters) {
@@ -668,6 +702,7 @@ struct ClusterDatabase::Impl {
 
   void endTransaction() noexcept {
     inTransaction = false;
+    versionChecked = false;
     openedBySavepoint = false;
     savepoints.clear();
     if (madeInTransaction) {

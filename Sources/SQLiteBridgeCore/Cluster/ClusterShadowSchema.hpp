@@ -36,8 +36,20 @@ class ClusterShadowSchema {
   /// out: reads of it are not checked.
   void rebuild(const std::vector<Row>& rows);
 
-  /// The guarded columns: schema, table, column, declared type (upper case).
+  /// The guarded columns: schema, table, column, declared type (upper
+  /// case), the SQL of its DEFAULT ("" for none), and "generated" for a
+  /// generated column ("" otherwise). Generated columns are found with
+  /// `PRAGMA table_xinfo` (SQLite 3.26); an older SQLite here has none to
+  /// find.
   std::vector<std::vector<std::string>> guardedColumns() const;
+
+  /// Whether the schema change `sql` is safe for dqlite 1.11 nodes, judged
+  /// by running it on the copy (then undone): an `ALTER TABLE … ADD
+  /// COLUMN` whose new guarded column has a DEFAULT of a kind the nodes
+  /// abort on would hand that value to every row the table already has,
+  /// where no guard sees it. False (with `problem`) for such a change; true
+  /// otherwise, and when the copy cannot run it (the node will say why).
+  bool checkSchemaChange(const std::string& sql, std::string& problem);
 
   enum class Verdict {
     /// Nothing in it can make a node abort (as far as the schema tells).

@@ -236,6 +236,46 @@ TEST_F(ClusterDatabaseTest, ATransactionTheNodeRolledBackFailsUntilTheCallerEnds
   EXPECT_EQ(rows("SELECT count(*) FROM t")[0].value(0).asInteger(), 2);
 }
 
+// Issue 36's guard holes, each shown with real nodes: the write that would
+// store the value is refused (ASSERT: on failure nothing reads it back, which
+// would abort the nodes), then a read of the table finds the nodes alive.
+TEST_F(ClusterDatabaseTest, ATableAnotherClientCreatedIsGuardedBeforeThisClientWrites) {
+  ASSERT_TRUE(db_.execute("CREATE TABLE u(n INTEGER)"));
+  ASSERT_TRUE(db_.execute("INSERT INTO u VALUES (1)"));
+  ClusterDatabase other =
+      ClusterDatabase::open("ATableAnotherClientCreatedIsGuardedBeforeThisClientWrites", cluster_->configuration());
+  ASSERT_TRUE(other.isOpen()) << other.lastError().message;
+  ASSERT_TRUE(other.execute("CREATE TABLE t(flag BOOLEAN)")) << other.lastError().message;
+  ASSERT_FALSE(db_.execute("INSERT INTO t VALUES ('yes')"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE) << db_.lastError().message;
+  ASSERT_TRUE(db_.execute("INSERT INTO t VALUES (1)")) << db_.lastError().message;
+  EXPECT_EQ(rows("SELECT * FROM t").size(), 1u);
+}
+
+TEST_F(ClusterDatabaseTest, AddingAGuardedColumnWithADefaultTheNodesAbortOnIsRefused) {
+  ASSERT_TRUE(db_.execute("CREATE TABLE t(a INTEGER)"));
+  ASSERT_TRUE(db_.execute("INSERT INTO t VALUES (1)"));
+  ASSERT_FALSE(db_.execute("ALTER TABLE t ADD COLUMN b BOOLEAN DEFAULT 'yes'"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE) << db_.lastError().message;
+  ASSERT_TRUE(db_.execute("ALTER TABLE t ADD COLUMN b BOOLEAN DEFAULT 1")) << db_.lastError().message;
+  const std::vector<Row> found = rows("SELECT * FROM t");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].value(1).asInteger(), 1);
+}
+
+TEST_F(ClusterDatabaseTest, GeneratedColumnsDeclaredBooleanAreGuarded) {
+  ASSERT_TRUE(db_.execute("CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN AS (a) VIRTUAL)"));
+  ASSERT_TRUE(db_.execute("INSERT INTO g(a) VALUES (1)")) << db_.lastError().message;
+  ASSERT_FALSE(db_.execute("UPDATE g SET a = 'yes'"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE) << db_.lastError().message;
+  ASSERT_FALSE(db_.execute("INSERT INTO g(a) VALUES ('no')"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE) << db_.lastError().message;
+  const std::vector<Row> found = rows("SELECT * FROM g");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].value(1).asInteger(), 1);
+  EXPECT_EQ(found[0].value(2).asInteger(), 1);
+}
+
 TEST_F(ClusterDatabaseTest, AWriteBlockCommitsOrRollsBackAsAWhole) {
   ASSERT_TRUE(db_.execute("CREATE TABLE t(n INTEGER UNIQUE)"));
   EXPECT_TRUE(db_.write([](ClusterDatabase& db) {

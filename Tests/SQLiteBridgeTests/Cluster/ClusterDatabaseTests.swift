@@ -223,6 +223,43 @@ struct ClusterDatabaseTests {
     #expect(try db.rows("SELECT count(*) FROM t").first?.values == [2])
   }
 
+  // Issue 36's guard holes, each shown with real nodes: the write that would
+  // store the value is refused (`#require`: on failure nothing reads it
+  // back, which would abort the nodes), then a read finds the nodes alive.
+
+  @Test func aTableAnotherClientCreatedIsGuardedBeforeThisClientWrites() throws {
+    let db = try open("other-client-table")
+    try db.execute("CREATE TABLE u(n INTEGER)")
+    try db.execute("INSERT INTO u VALUES (1)")
+    let other = try open("other-client-table")
+    try other.execute("CREATE TABLE t(flag BOOLEAN)")
+    let refused = try #require(databaseError { try db.execute("INSERT INTO t VALUES ('yes')") })
+    #expect(refused.resultCode == .misuse, "\(refused)")
+    try db.execute("INSERT INTO t VALUES (1)")
+    #expect(try db.rows("SELECT * FROM t").count == 1)
+  }
+
+  @Test func addingAGuardedColumnWithADefaultTheNodesAbortOnIsRefused() throws {
+    let db = try open("alter-default")
+    try db.execute("CREATE TABLE t(a INTEGER)")
+    try db.execute("INSERT INTO t VALUES (1)")
+    let refused = try #require(databaseError { try db.execute("ALTER TABLE t ADD COLUMN b BOOLEAN DEFAULT 'yes'") })
+    #expect(refused.resultCode == .misuse, "\(refused)")
+    try db.execute("ALTER TABLE t ADD COLUMN b BOOLEAN DEFAULT 1")
+    #expect(try db.rows("SELECT * FROM t").map(\.values) == [[1, 1]])
+  }
+
+  @Test func generatedColumnsDeclaredBooleanAreGuarded() throws {
+    let db = try open("generated-boolean")
+    try db.execute("CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN AS (a) VIRTUAL)")
+    try db.execute("INSERT INTO g(a) VALUES (1)")
+    let update = try #require(databaseError { try db.execute("UPDATE g SET a = 'yes'") })
+    #expect(update.resultCode == .misuse, "\(update)")
+    let insert = try #require(databaseError { try db.execute("INSERT INTO g(a) VALUES ('no')") })
+    #expect(insert.resultCode == .misuse, "\(insert)")
+    #expect(try db.rows("SELECT * FROM g").map(\.values) == [[1, 1, 1]])
+  }
+
   @Test func writeCommitsOrRollsBackAsAWhole() throws {
     let db = try open("writes")
     try db.execute("CREATE TABLE t(n INTEGER UNIQUE)")
