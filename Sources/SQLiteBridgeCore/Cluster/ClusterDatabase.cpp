@@ -286,10 +286,12 @@ struct ClusterDatabase::Impl {
     return Attempt::Done;
   }
 
-  /// Makes the guards when they may be stale. An attempt's outcome, as
-  /// `attempt` gives it (nothing of the caller's statement was sent yet).
-  Attempt installGuards(Deadline overall, Error& failure) {
-    Attempt step = checkSchemaVersion(overall, failure);
+  /// Makes the guards when they may be stale; before a statement that
+  /// writes rows (`writes`), first asks whether another client changed the
+  /// schema. An attempt's outcome, as `attempt` gives it (nothing of the
+  /// caller's statement was sent yet).
+  Attempt installGuards(Deadline overall, Error& failure, bool writes) {
+    Attempt step = writes ? checkSchemaVersion(overall, failure) : Attempt::Done;
     if (step != Attempt::Done) return step;
     step = refreshSchema(overall, failure);
     if (step != Attempt::Done) return step;
@@ -344,7 +346,10 @@ struct ClusterDatabase::Impl {
                   bool mayCommit = false) {
     Prepared statement{};
     Attempt step = Attempt::Done;
-    if (caller && kind != ClusterStatementKind::Read) step = installGuards(overall, failure);
+    if (caller && kind != ClusterStatementKind::Read) {
+      step =
+          installGuards(overall, failure, kind == ClusterStatementKind::Write || kind == ClusterStatementKind::Schema);
+    }
     if (caller && kind == ClusterStatementKind::Read) step = checkRead(sql, overall, failure);
     if (step != Attempt::Done) return step;
     if (caller && kind == ClusterStatementKind::Schema) {
