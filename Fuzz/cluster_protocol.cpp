@@ -228,8 +228,9 @@ void playToClient(const std::uint8_t* data, std::size_t size) {
   configuration.servers = {where};
   configuration.connectTimeoutMilliseconds = 50;
   // Long enough for a request to be sent again on a new connection (the
-  // client pauses 25 ms first), so that the retry rule is exercised.
-  configuration.retryTimeoutMilliseconds = 100;
+  // client pauses 25 ms first), so that the retry rule is exercised; short,
+  // as every short piece of a stream costs this long a wait.
+  configuration.retryTimeoutMilliseconds = 50;
   ClusterDatabase db = ClusterDatabase::open("fuzz", configuration);
   if (db.isOpen()) {
     std::vector<sqlitebridge::Row> rows;
