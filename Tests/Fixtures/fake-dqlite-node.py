@@ -58,6 +58,17 @@ FAILING_EXEC = {
     "or-rollback-conflict": ("INSERT OR ROLLBACK INTO t VALUES (1)", SQLITE_CONSTRAINT_PRIMARYKEY,
                              "UNIQUE constraint failed: t.n", False),
 }
+# The scenarios whose schema (the rows of sqlite_master the client asks
+# for: schema, type, name, sql) is not empty: "schema-other-client" shows a
+# table another client created (and a new schema version) once the first
+# EXEC arrived.
+SCHEMAS = {
+    "schema-other-client": [("main", "table", "u", "CREATE TABLE u(n INTEGER)")],
+    "schema-alter": [("main", "table", "t", "CREATE TABLE t(a INTEGER)")],
+    "schema-generated": [("main", "table", "g",
+                          "CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN GENERATED ALWAYS AS (a) VIRTUAL)")],
+}
+OTHER_CLIENT_TABLE = ("main", "table", "t", "CREATE TABLE t(flag BOOLEAN)")
 # The scenarios that close the connection when one statement's EXEC arrives.
 CLOSING_EXEC = {"close-on-release-a": "RELEASE a", "close-on-release-b": "RELEASE b",
                 "close-on-pragma-write": "PRAGMA user_version(7)"}
@@ -99,6 +110,17 @@ def failure(code, why):
     return message(FAILURE, u64(code) + text(why))
 
 
+def text_rows(columns, rows):
+    """ROWS whose values are all text."""
+    body = u64(len(columns)) + b"".join(text(column) for column in columns)
+    for row in rows:
+        header = bytearray((len(columns) + 1) // 2)
+        for i in range(len(columns)):
+            header[i // 2] |= 3 << (4 * (i % 2))  # text
+        body += bytes(header) + bytes(-len(header) % 8) + b"".join(text(value) for value in row)
+    return message(ROWS, body + u64(0xFFFFFFFFFFFFFFFF))
+
+
 def integer_rows(values):
     body = u64(1) + text("n")
     for value in values:
@@ -113,6 +135,8 @@ class Fake:
         self.lock = threading.Lock()
         self.counts = {}
         self.executed = []
+        # "EXEC <sql>" and "EXEC_SQL <sql>", in the order they arrived.
+        self.log = []
         self.statements = {}
         self.address = ""
 
@@ -128,6 +152,13 @@ class Fake:
         if sql.startswith("SELECT 'main', type, name, sql FROM main.sqlite_master"):
             return "schema"
         return "version" if sql == "PRAGMA schema_version" else None
+
+    def schema(self):
+        """The scenario's schema rows and version now."""
+        rows = list(SCHEMAS.get(self.scenario, []))
+        with self.lock:
+            changed = self.scenario == "schema-other-client" and len(self.executed) > 0
+        return (rows + [OTHER_CLIENT_TABLE], 2) if changed else (rows, 1)
 
     def exec_sql(self, kind, body):
         """The SQL of the statement an EXEC runs ("" for another request)."""
@@ -148,12 +179,16 @@ class Fake:
             if kind == EXEC and len(body) >= 8:
                 statement = struct.unpack_from("<I", body, 4)[0]
                 self.executed.append(self.statements.get(statement, "?"))
+                self.log.append("EXEC " + self.executed[-1])
+            if kind == EXEC_SQL:
+                self.log.append("EXEC_SQL " + body[8:].split(b"\0", 1)[0].decode(errors="replace"))
             self.write_counts()
             return self.counts[kind]
 
     def write_counts(self):
         """Replaces the counts file whole (a reader never sees half of it)."""
-        state = {"counts": {NAMES.get(k, str(k)): v for k, v in self.counts.items()}, "executed": self.executed}
+        state = {"counts": {NAMES.get(k, str(k)): v for k, v in self.counts.items()}, "executed": self.executed,
+                 "log": self.log}
         temporary = self.counts_path + ".tmp"
         with open(temporary, "w") as file:
             json.dump(state, file)
@@ -231,11 +266,10 @@ class Fake:
                     own = self.own_query(kind, body)
                     if own == "schema":
                         nth = self.record(SCHEMA_QUERY, body)
-                        action = ("answer", message(ROWS, u64(4) + text("a") + text("b") + text("c") + text("d")
-                                                    + u64(0xFFFFFFFFFFFFFFFF)))
+                        action = ("answer", text_rows(["a", "b", "c", "d"], self.schema()[0]))
                     elif own == "version":
                         nth = self.record(SCHEMA_VERSION, body)
-                        action = ("answer", integer_rows([1]))
+                        action = ("answer", integer_rows([self.schema()[1]]))
                     else:
                         nth = self.record(kind, body)
                         action = self.act(kind, nth, body)
@@ -264,7 +298,7 @@ def read_exactly(connection, size):
 SCENARIOS = ["healthy", "not-leader-once", "close-after-exec", "leadership-lost-on-exec", "close-after-query-once",
              "not-leader-on-second-exec", "close-on-second-exec", "close-on-commit", "silent", "no-leader",
              "leaderless-after-open"] + ["garbage-query-%d" % i for i in range(len(GARBAGE))] \
-    + sorted(FAILING_EXEC) + sorted(CLOSING_EXEC)
+    + sorted(FAILING_EXEC) + sorted(CLOSING_EXEC) + sorted(SCHEMAS)
 
 
 def main():
