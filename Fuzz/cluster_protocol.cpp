@@ -15,7 +15,13 @@
 // NUL-terminated); every row of ROWS has as many values as there are
 // columns, at least one; a header's size is a whole number of words within
 // the limit. A client fed the stream returns (within its timeouts) with
-// either success or an error that has a code and a message.
+// either success or an error that has a code and a message, for its read and
+// for its write. The retry rule: the write's EXEC is sent again only after
+// an answer that proves the last one did not run (FAILURE "not leader",
+// 10250; Raft's RAFT_NOTLEADER, 7; "checkpoint in progress", 5) arrived on
+// the connection it was sent on; anything else (silence, a closed
+// connection, garbage, another answer) leaves it sent once, reported in
+// doubt.
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -117,10 +123,30 @@ void decodeOne(std::uint8_t which, const std::uint8_t* data, std::size_t size) {
   FUZZ_CHECK(ok || !problem.empty(), "decoder for type %d failed without saying why", message.type);
 }
 
-// Plays `stream` to a client: the first request (LEADER) is answered
-// truly (this server leads: the fuzzer cannot guess its port), every later
-// one with the next piece of the stream (a length byte, then that many
-// bytes), and when the stream ends the server hangs up.
+std::uint64_t littleEndian(const std::uint8_t* bytes, int size) {
+  std::uint64_t value = 0;
+  for (int i = size - 1; i >= 0; --i) value = (value << 8) | bytes[i];
+  return value;
+}
+
+// Whether `sent` (what the server sent on one connection) holds a FAILURE
+// whose code proves that a request did not run: only such an answer lets
+// the client send an EXEC again.
+bool holdsRefusal(const std::vector<std::uint8_t>& sent) {
+  for (std::size_t at = 0; at + 16 <= sent.size(); ++at) {
+    if (sent[at + 4] != wire::Failure) continue;
+    const std::uint64_t code = littleEndian(&sent[at + 8], 8);
+    if (code == 10250 || code == 7 || code == 5) return true;
+  }
+  return false;
+}
+
+// Plays `stream` to a client: the first request (LEADER) of each
+// connection is answered truly (this server leads: the fuzzer cannot guess
+// its port), every later one with the next piece of the stream (a length
+// byte, then that many bytes), and when the stream ends the server hangs
+// up. The server frames the client's requests, keeps what it sent on each
+// connection, and notes on which connection each EXEC of the write came.
 void playToClient(const std::uint8_t* data, std::size_t size) {
   int listener = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
@@ -134,37 +160,66 @@ void playToClient(const std::uint8_t* data, std::size_t size) {
   }
   const std::string where = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
   std::atomic<bool> done{false};
+  std::atomic<bool> writing{false};
+  std::vector<std::vector<std::uint8_t>> sentOn;  // per connection; read after join
+  std::vector<std::size_t> execsOn;               // the connection of each EXEC of the write
   std::thread server([&] {
     std::size_t position = 0;
+    const auto send = [&](int fd, const std::uint8_t* bytes, std::size_t count) {
+      ::send(fd, bytes, count, MSG_NOSIGNAL);
+      sentOn.back().insert(sentOn.back().end(), bytes, bytes + count);
+    };
     while (!done) {
       pollfd entry{listener, POLLIN, 0};
       if (::poll(&entry, 1, 5) <= 0) continue;
       const int fd = ::accept(listener, nullptr, nullptr);
       if (fd < 0) continue;
-      std::uint8_t buffer[4096];
+      sentOn.emplace_back();
+      std::vector<std::uint8_t> received;
+      bool versionRead = false;
       bool answeredLeader = false;
-      // Answer each read with the next piece; stop at the stream's end.
-      while (!done && position < size) {
+      bool open = true;
+      // Answer each request with the next piece; stop at the stream's end.
+      while (!done && open && position < size) {
         pollfd peer{fd, POLLIN, 0};
         if (::poll(&peer, 1, 5) <= 0) continue;
+        std::uint8_t buffer[4096];
         const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
         if (got <= 0) break;
-        if (!answeredLeader && got > 8) {  // the version and LEADER came together
-          answeredLeader = true;
-          wire::BodyWriter body;
-          body.u64(1);
-          body.text(where);
-          const std::vector<std::uint8_t> bytes = body.take();
-          std::uint8_t header[wire::kHeaderSize];
-          wire::encodeHeader(wire::Server, bytes.size(), header);
-          ::send(fd, header, sizeof header, MSG_NOSIGNAL);
-          ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-          continue;
+        received.insert(received.end(), buffer, buffer + got);
+        for (;;) {
+          if (!versionRead) {
+            if (received.size() < 8) break;
+            received.erase(received.begin(), received.begin() + 8);
+            versionRead = true;
+            continue;
+          }
+          if (received.size() < wire::kHeaderSize) break;
+          const std::size_t whole = wire::kHeaderSize + 8 * littleEndian(received.data(), 4);
+          if (received.size() < whole) break;
+          const std::uint8_t type = received[4];
+          received.erase(received.begin(), received.begin() + static_cast<std::ptrdiff_t>(whole));
+          if (!answeredLeader) {  // LEADER
+            answeredLeader = true;
+            wire::BodyWriter body;
+            body.u64(1);
+            body.text(where);
+            const std::vector<std::uint8_t> bytes = body.take();
+            std::uint8_t header[wire::kHeaderSize];
+            wire::encodeHeader(wire::Server, bytes.size(), header);
+            send(fd, header, sizeof header);
+            send(fd, bytes.data(), bytes.size());
+            continue;
+          }
+          if (type == wire::Exec && writing) execsOn.push_back(sentOn.size() - 1);
+          if (position >= size) {
+            open = false;
+            break;
+          }
+          const std::size_t piece = std::min<std::size_t>(1 + data[position], size - position);
+          send(fd, data + position + 1, piece - 1);
+          position += piece;
         }
-        if (got <= 8 && !answeredLeader) continue;  // the version alone
-        const std::size_t piece = std::min<std::size_t>(1 + data[position], size - position);
-        ::send(fd, data + position + 1, piece - 1, MSG_NOSIGNAL);
-        position += piece;
       }
       ::close(fd);
     }
@@ -172,7 +227,10 @@ void playToClient(const std::uint8_t* data, std::size_t size) {
   sqlitebridge::ClusterConfiguration configuration;
   configuration.servers = {where};
   configuration.connectTimeoutMilliseconds = 50;
-  configuration.retryTimeoutMilliseconds = 20;
+  // Long enough for a request to be sent again on a new connection (the
+  // client pauses 25 ms first), so that the retry rule is exercised; short,
+  // as every short piece of a stream costs this long a wait.
+  configuration.retryTimeoutMilliseconds = 50;
   ClusterDatabase db = ClusterDatabase::open("fuzz", configuration);
   if (db.isOpen()) {
     std::vector<sqlitebridge::Row> rows;
@@ -180,7 +238,13 @@ void playToClient(const std::uint8_t* data, std::size_t size) {
     const sqlitebridge::Error error = db.lastError();
     FUZZ_CHECK(ok || (error.code != 0 && !error.message.empty()), "a failed call left no error (code %d, \"%s\")",
                error.code, fuzz::printable(error.message).c_str());
-    db.execute("INSERT INTO t VALUES (?)", {sqlitebridge::Value(1)});
+    writing = true;
+    const bool wrote = db.execute("INSERT INTO t VALUES (?)", {sqlitebridge::Value(1)});
+    writing = false;
+    const sqlitebridge::Error writeError = db.lastError();
+    FUZZ_CHECK(wrote || (writeError.code != 0 && !writeError.message.empty()),
+               "a failed write left no error (code %d, \"%s\")", writeError.code,
+               fuzz::printable(writeError.message).c_str());
   } else {
     const sqlitebridge::Error error = db.lastError();
     FUZZ_CHECK(error.code != 0 && !error.message.empty(), "a failed open left no error");
@@ -188,6 +252,13 @@ void playToClient(const std::uint8_t* data, std::size_t size) {
   done = true;
   server.join();
   ::close(listener);
+  // The retry rule: every EXEC after the first follows a refusal on the
+  // connection the one before it went to.
+  for (std::size_t i = 1; i < execsOn.size(); ++i) {
+    FUZZ_CHECK(holdsRefusal(sentOn[execsOn[i - 1]]),
+               "the write's EXEC was sent %zu times, and no answer on the connection of send %zu said it did not run",
+               execsOn.size(), i);
+  }
 }
 
 }  // namespace

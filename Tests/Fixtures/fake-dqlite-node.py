@@ -31,14 +31,47 @@ import threading
 
 # Request types.
 LEADER, OPEN, PREPARE, EXEC, QUERY, FINALIZE, EXEC_SQL, QUERY_SQL, CLUSTER = 0, 3, 4, 5, 6, 7, 8, 9, 16
-# The client's own QUERY of the schema, counted apart.
-SCHEMA_QUERY = 1000
-NAMES = {SCHEMA_QUERY: "SCHEMA_QUERY", LEADER: "LEADER", OPEN: "OPEN", PREPARE: "PREPARE", EXEC: "EXEC", QUERY: "QUERY", FINALIZE: "FINALIZE",
+# The client's own QUERYs of the schema and of its version (before each
+# write), counted apart.
+SCHEMA_QUERY, SCHEMA_VERSION = 1000, 1001
+NAMES = {SCHEMA_QUERY: "SCHEMA_QUERY", SCHEMA_VERSION: "SCHEMA_VERSION", LEADER: "LEADER", OPEN: "OPEN", PREPARE: "PREPARE", EXEC: "EXEC", QUERY: "QUERY", FINALIZE: "FINALIZE",
          EXEC_SQL: "EXEC_SQL", QUERY_SQL: "QUERY_SQL", CLUSTER: "CLUSTER"}
 # Response types.
 FAILURE, SERVER, SERVERS, DB, STMT, RESULT, ROWS, EMPTY = 0, 1, 3, 4, 5, 6, 7, 8
 # dqlite's extended codes.
 NOT_LEADER, LEADERSHIP_LOST = 10250, 10506
+# SQLite's codes the scenarios answer with.
+SQLITE_IOERR, SQLITE_ABORT, SQLITE_FULL, SQLITE_IOERR_WRITE, SQLITE_CONSTRAINT_PRIMARYKEY = 10, 4, 13, 778, 1555
+# What SQLite says after a statement ran to its end: dqlite 1.11 sends it
+# with a raw Raft number when raft_apply fails at once.
+DONE_MESSAGE = "no more rows available"
+# The scenarios that answer one statement's EXEC (by its SQL) with a
+# failure, every time or only the first time: (sql, code, message, first only).
+FAILING_EXEC = {
+    "ioerr-on-insert": ("INSERT INTO t VALUES (1)", SQLITE_IOERR, DONE_MESSAGE, False),
+    "ioerr-write-on-insert": ("INSERT INTO t VALUES (1)", SQLITE_IOERR_WRITE, "disk I/O error", False),
+    "abort-on-insert": ("INSERT INTO t VALUES (1)", SQLITE_ABORT, "abort", False),
+    "ioerr-write-on-commit": ("COMMIT", SQLITE_IOERR_WRITE, "disk I/O error", False),
+    "raft-not-leader-once": ("INSERT INTO t VALUES (1)", 7, DONE_MESSAGE, True),
+    "raft-ioerr-on-insert": ("INSERT INTO t VALUES (1)", 18, DONE_MESSAGE, False),
+    "full-on-insert": ("INSERT INTO t VALUES (1)", SQLITE_FULL, "database or disk is full", False),
+    "or-rollback-conflict": ("INSERT OR ROLLBACK INTO t VALUES (1)", SQLITE_CONSTRAINT_PRIMARYKEY,
+                             "UNIQUE constraint failed: t.n", False),
+}
+# The scenarios whose schema (the rows of sqlite_master the client asks
+# for: schema, type, name, sql) is not empty: "schema-other-client" shows a
+# table another client created (and a new schema version) once the first
+# EXEC arrived.
+SCHEMAS = {
+    "schema-other-client": [("main", "table", "u", "CREATE TABLE u(n INTEGER)")],
+    "schema-alter": [("main", "table", "t", "CREATE TABLE t(a INTEGER)")],
+    "schema-generated": [("main", "table", "g",
+                          "CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN GENERATED ALWAYS AS (a) VIRTUAL)")],
+}
+OTHER_CLIENT_TABLE = ("main", "table", "t", "CREATE TABLE t(flag BOOLEAN)")
+# The scenarios that close the connection when one statement's EXEC arrives.
+CLOSING_EXEC = {"close-on-release-a": "RELEASE a", "close-on-release-b": "RELEASE b",
+                "close-on-pragma-write": "PRAGMA user_version(7)"}
 
 # Answers to QUERY no dqlite node sends (the C++ tests' list): ROWS announcing
 # 2^40 columns; a text column name that never ends; a row value of type 15; a
@@ -77,6 +110,17 @@ def failure(code, why):
     return message(FAILURE, u64(code) + text(why))
 
 
+def text_rows(columns, rows):
+    """ROWS whose values are all text."""
+    body = u64(len(columns)) + b"".join(text(column) for column in columns)
+    for row in rows:
+        header = bytearray((len(columns) + 1) // 2)
+        for i in range(len(columns)):
+            header[i // 2] |= 3 << (4 * (i % 2))  # text
+        body += bytes(header) + bytes(-len(header) % 8) + b"".join(text(value) for value in row)
+    return message(ROWS, body + u64(0xFFFFFFFFFFFFFFFF))
+
+
 def integer_rows(values):
     body = u64(1) + text("n")
     for value in values:
@@ -91,18 +135,42 @@ class Fake:
         self.lock = threading.Lock()
         self.counts = {}
         self.executed = []
+        # "EXEC <sql>" and "EXEC_SQL <sql>", in the order they arrived.
+        self.log = []
         self.statements = {}
         self.address = ""
 
     def own_query(self, kind, body):
-        """Whether a QUERY runs the client's own look at the schema (it
-        prepares every read against a copy of it), which the scenarios and
-        the counts leave apart from the caller's queries."""
+        """Which of the client's own QUERYs this is, if any: "schema" (it
+        prepares every read against a copy of the schema) or "version" (the
+        schema's version, asked before each write); the scenarios and the
+        counts leave them apart from the caller's queries."""
         if kind != QUERY or len(body) < 8:
-            return False
+            return None
         with self.lock:
             sql = self.statements.get(struct.unpack_from("<I", body, 4)[0], "")
-        return sql.startswith("SELECT 'main', type, name, sql FROM main.sqlite_master")
+        if sql.startswith("SELECT 'main', type, name, sql FROM main.sqlite_master"):
+            return "schema"
+        return "version" if sql == "PRAGMA schema_version" else None
+
+    def schema(self):
+        """The scenario's schema rows and version now."""
+        rows = list(SCHEMAS.get(self.scenario, []))
+        with self.lock:
+            changed = self.scenario == "schema-other-client" and len(self.executed) > 0
+        return (rows + [OTHER_CLIENT_TABLE], 2) if changed else (rows, 1)
+
+    def exec_sql(self, kind, body):
+        """The SQL of the statement an EXEC runs ("" for another request)."""
+        if kind != EXEC or len(body) < 8:
+            return ""
+        with self.lock:
+            return self.statements.get(struct.unpack_from("<I", body, 4)[0], "")
+
+    def executions(self, sql):
+        """How many EXECs of `sql` arrived (this one included)."""
+        with self.lock:
+            return self.executed.count(sql)
 
     def record(self, kind, body):
         """Counts the request, writes the counts file; returns this type's count."""
@@ -111,12 +179,16 @@ class Fake:
             if kind == EXEC and len(body) >= 8:
                 statement = struct.unpack_from("<I", body, 4)[0]
                 self.executed.append(self.statements.get(statement, "?"))
+                self.log.append("EXEC " + self.executed[-1])
+            if kind == EXEC_SQL:
+                self.log.append("EXEC_SQL " + body[8:].split(b"\0", 1)[0].decode(errors="replace"))
             self.write_counts()
             return self.counts[kind]
 
     def write_counts(self):
         """Replaces the counts file whole (a reader never sees half of it)."""
-        state = {"counts": {NAMES.get(k, str(k)): v for k, v in self.counts.items()}, "executed": self.executed}
+        state = {"counts": {NAMES.get(k, str(k)): v for k, v in self.counts.items()}, "executed": self.executed,
+                 "log": self.log}
         temporary = self.counts_path + ".tmp"
         with open(temporary, "w") as file:
             json.dump(state, file)
@@ -149,6 +221,13 @@ class Fake:
         scenario = self.scenario
         if scenario == "silent":
             return ("silent",)
+        sql = self.exec_sql(kind, body)
+        if scenario in FAILING_EXEC and sql == FAILING_EXEC[scenario][0]:
+            _, code, why, first_only = FAILING_EXEC[scenario]
+            if not first_only or self.executions(sql) == 1:
+                return ("answer", failure(code, why))
+        if scenario in CLOSING_EXEC and sql == CLOSING_EXEC[scenario]:
+            return ("close",)
         if scenario == "not-leader-once" and kind == EXEC and nth == 1:
             return ("answer", failure(NOT_LEADER, "not leader"))
         if scenario == "close-after-exec" and kind == EXEC and nth == 1:
@@ -184,10 +263,13 @@ class Fake:
                     body = read_exactly(connection, words * 8)
                     if body is None:
                         return
-                    if self.own_query(kind, body):
+                    own = self.own_query(kind, body)
+                    if own == "schema":
                         nth = self.record(SCHEMA_QUERY, body)
-                        action = ("answer", message(ROWS, u64(4) + text("a") + text("b") + text("c") + text("d")
-                                                    + u64(0xFFFFFFFFFFFFFFFF)))
+                        action = ("answer", text_rows(["a", "b", "c", "d"], self.schema()[0]))
+                    elif own == "version":
+                        nth = self.record(SCHEMA_VERSION, body)
+                        action = ("answer", integer_rows([self.schema()[1]]))
                     else:
                         nth = self.record(kind, body)
                         action = self.act(kind, nth, body)
@@ -215,7 +297,8 @@ def read_exactly(connection, size):
 
 SCENARIOS = ["healthy", "not-leader-once", "close-after-exec", "leadership-lost-on-exec", "close-after-query-once",
              "not-leader-on-second-exec", "close-on-second-exec", "close-on-commit", "silent", "no-leader",
-             "leaderless-after-open"] + ["garbage-query-%d" % i for i in range(len(GARBAGE))]
+             "leaderless-after-open"] + ["garbage-query-%d" % i for i in range(len(GARBAGE))] \
+    + sorted(FAILING_EXEC) + sorted(CLOSING_EXEC) + sorted(SCHEMAS)
 
 
 def main():

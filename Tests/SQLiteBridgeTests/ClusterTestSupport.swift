@@ -402,6 +402,22 @@ final class FakeDqliteNode {
   func executed() throws -> [String] {
     try state()["executed"] as? [String] ?? []
   }
+
+  /// "EXEC <sql>" and "EXEC_SQL <sql>" for every EXEC and EXEC_SQL that
+  /// arrived, in order.
+  func log() throws -> [String] {
+    try state()["log"] as? [String] ?? []
+  }
+
+  /// Whether an EXEC_SQL holding `text` arrived before the EXEC of `sql`.
+  func guarded(_ text: String, before sql: String) throws -> Bool {
+    var guarded = false
+    for entry in try log() {
+      if entry.hasPrefix("EXEC_SQL ") && entry.contains(text) { guarded = true }
+      if entry == "EXEC " + sql { return guarded }
+    }
+    return false
+  }
 }
 
 /// Runs `body` with a fake node running `scenario`, ended afterwards.

@@ -29,16 +29,33 @@ namespace sqlitebridge {
 /// - a read (a statement that returns rows, outside a transaction) that
 ///   meets a leader change or a broken connection is run again on the new
 ///   leader;
-/// - a write answered SQLITE_IOERR_NOT_LEADER (10250) was not applied and is
+/// - a write answered SQLITE_IOERR_NOT_LEADER (10250), or Raft's own "not
+///   leader" (7, which dqlite passes on as it is), was not applied and is
 ///   sent again to the new leader; so is one whose request could not be
 ///   sent whole;
-/// - a write whose outcome is unknown (the connection broke after it was
-///   sent, or the node reported SQLITE_IOERR_LEADERSHIP_LOST, 10506) is never
-///   sent again: it fails with extended code SQLITE_IOERR_LEADERSHIP_LOST
-///   (10506) and a message that starts "outcome in doubt".
+/// - a statement that commits when it succeeds (a write outside a
+///   transaction, including a PRAGMA that writes; COMMIT; the RELEASE of the
+///   outermost savepoint of a transaction SAVEPOINT opened) whose outcome is
+///   unknown is never sent again: it fails with extended code
+///   SQLITE_IOERR_LEADERSHIP_LOST (10506) and a message that starts
+///   "outcome in doubt". Unknown: the connection broke or the answer was
+///   not dqlite's protocol after it was sent, or the node answered
+///   SQLITE_IOERR_LEADERSHIP_LOST, SQLITE_IOERR, SQLITE_IOERR_WRITE,
+///   SQLITE_ABORT (dqlite 1.11's answers when Raft's apply failed after the
+///   entry was taken: a new leader may commit it) or another Raft number.
 /// - Inside a transaction (`write`, or a BEGIN of your own) nothing is
 ///   retried statement by statement: the transaction lives on the leader's
-///   connection, and is gone with it.
+///   connection, and is gone with it: nothing of it was committed, and every
+///   statement but COMMIT and ROLLBACK fails with SQLITE_ABORT_ROLLBACK
+///   until one of them ends it here too. The same after a statement fails
+///   and the node has rolled the transaction back by itself (SQLITE_FULL,
+///   an I/O error, OR ROLLBACK, RAISE(ROLLBACK): the client asks the node
+///   after each failure inside a transaction); the failure's message says
+///   so.
+/// - A PRAGMA without `=` is a write when SQLite, preparing it against the
+///   client's copy of the schema, says it writes and it returns no rows
+///   (`PRAGMA user_version(7)`, `incremental_vacuum`), and `PRAGMA
+///   optimize` always is: it goes by EXEC, replicated, never sent twice.
 ///
 /// No silent conversion: text holding a NUL byte and a 256th parameter are
 /// refused before anything is sent (SQLITE_MISUSE, SQLITE_RANGE); a value
@@ -46,12 +63,15 @@ namespace sqlitebridge {
 /// blob in a column declared BOOLEAN; a real or a blob in one declared
 /// DATETIME, DATE or TIMESTAMP) is refused with SQLITE_MISUSE naming the
 /// column, and nothing is stored (the client keeps guards on such columns of
-/// main and TEMP tables on its connection); so is a read whose result column
-/// is declared so by the first SELECT of a compound one (its other parts
-/// could put anything there: select it as `+x`), before it is sent, and a
-/// write with RETURNING, ATTACH and DETACH (dqlite 1.11 can do neither). What the nodes convert on the way out, the
-/// client reports as it arrives: a NULL in a BOOLEAN column reads as the integer 0, an empty text in a DATETIME, DATE
-/// or TIMESTAMP column reads as NULL.
+/// main and TEMP tables on its connection, generated columns included, made
+/// again when the leader's `PRAGMA schema_version` shows that another client
+/// changed the schema); so is `ALTER TABLE … ADD COLUMN` of such a column with
+/// a DEFAULT of such a kind (the rows already there would take it), and a read
+/// whose result column is declared so by the first SELECT of a compound one
+/// (its other parts could put anything there: select it as `+x`), before it
+/// is sent, and a write with RETURNING, ATTACH and DETACH (dqlite 1.11 can do neither). What the nodes convert on the
+/// way out, the client reports as it arrives: a NULL in a BOOLEAN column reads as the integer 0, an empty text in a
+/// DATETIME, DATE or TIMESTAMP column reads as NULL.
 class SQLITEBRIDGE_API ClusterDatabase {
  public:
   /// Connects to the leader of the cluster `configuration` names and opens
@@ -103,7 +123,10 @@ class SQLITEBRIDGE_API ClusterDatabase {
   /// whole block runs again on the new leader (within
   /// `retryTimeoutMilliseconds`). Keep its effects outside the database
   /// idempotent. A COMMIT whose outcome is unknown is never retried: the
-  /// call fails with SQLITE_IOERR_LEADERSHIP_LOST ("outcome in doubt").
+  /// call fails with SQLITE_IOERR_LEADERSHIP_LOST ("outcome in doubt"). Nor
+  /// is a block whose transaction the node rolled back after one of its
+  /// statements failed: the call fails with that statement's error (or
+  /// SQLITE_ABORT_ROLLBACK when `fn` returned true all the same).
   /// Returns true when COMMIT succeeded; otherwise false, with
   /// `lastError()` (and `*error`, when given) saying why (`fn`'s own failure
   /// is the last error of the calls it made). Calling it inside a

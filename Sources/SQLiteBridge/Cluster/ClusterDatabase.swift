@@ -14,21 +14,31 @@ import SQLiteBridgeCore.Interop
 /// - **Retries, never applying a write twice.** A read (a statement that
 ///   returns rows, outside a transaction) that meets a leader change or a
 ///   broken connection runs again on the new leader. A write answered
-///   `.ioErrorNotLeader` was not applied and is sent again to the new
-///   leader. A write whose outcome is unknown (the connection broke after it
-///   was sent, or the node reported the leadership lost) is never sent
-///   again: it throws `.ioErrorLeadershipLost`, message "outcome in doubt…".
-///   Inside a transaction nothing is retried statement by statement: the
-///   transaction lives on the leader's connection and is gone with it
-///   (`.abortRollback` until COMMIT or ROLLBACK ends it here too).
+///   `.ioErrorNotLeader` (or Raft's own "not leader") was not applied and is
+///   sent again to the new leader. A statement that commits when it
+///   succeeds (a write outside a transaction, a PRAGMA that writes, COMMIT,
+///   the RELEASE of the outermost savepoint of a transaction SAVEPOINT
+///   opened) whose outcome is unknown is never sent again: it throws
+///   `.ioErrorLeadershipLost`, message "outcome in doubt…". Unknown: the
+///   connection broke (or the answer was garbled) after it was sent, or the
+///   node answered the leadership lost, `.ioError`, `.ioErrorWrite` or
+///   `.abort` (dqlite 1.11's answers when Raft's apply failed after followers
+///   may have the entry). Inside a transaction nothing is retried statement
+///   by statement: the transaction lives on the leader's connection and is
+///   gone with it (`.abortRollback` until COMMIT or ROLLBACK ends it here
+///   too); the same after a statement failed and the node rolled the
+///   transaction back by itself (`.full`, an I/O error, OR ROLLBACK,
+///   RAISE(ROLLBACK)), which the failure's message says.
 /// - **Refusals before anything is sent:** text holding a NUL character,
 ///   SQL holding one or more than one statement (`.misuse`), more than 255
 ///   arguments (`.range`).
 /// - **Values that would make every dqlite 1.11 node abort** when read back
 ///   (text, a real or a blob in a column declared BOOLEAN; a real or a blob
 ///   in one declared DATETIME, DATE or TIMESTAMP) are refused with `.misuse`
-///   naming the column, and nothing is stored (main and TEMP tables); so is
-///   a read whose result column is declared so by the first SELECT of a
+///   naming the column, and nothing is stored (main and TEMP tables,
+///   generated columns, tables other clients create); so is `ALTER TABLE …
+///   ADD COLUMN` of such a column with a default of such a kind, and a read
+///   whose result column is declared so by the first SELECT of a
 ///   compound one (select it as `+x`), and a write with RETURNING, ATTACH
 ///   and DETACH (dqlite 1.11 can do neither).
 /// - **What the nodes convert on the way out is reported as it arrives:** a
@@ -136,7 +146,9 @@ public final class ClusterDatabase {
   /// its effects outside the database idempotent. **A COMMIT whose outcome
   /// is unknown is never retried:** `write` throws `DatabaseError` with
   /// `.ioErrorLeadershipLost` ("outcome in doubt"): the transaction may or
-  /// may not have committed.
+  /// may not have committed. Nor is a block whose transaction the node
+  /// rolled back after one of its statements failed (`.abortRollback` for
+  /// the statements after it).
   ///
   /// Runs on the calling thread; `body` must use only the `ClusterDatabase`
   /// it is given (this client).

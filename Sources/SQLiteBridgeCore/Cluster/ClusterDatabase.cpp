@@ -26,6 +26,9 @@ namespace {
 // dqlite's own extended codes (SQLITE_IOERR | 40 << 8, | 41 << 8).
 constexpr int kNotLeader = SQLITE_IOERR | (40 << 8);
 constexpr int kLeadershipLost = SQLITE_IOERR | (41 << 8);
+// Raft's number for "not leader" (raft.h), which dqlite 1.11 passes on as
+// it is when raft_apply refuses a write at once.
+constexpr std::uint64_t kRaftNotLeader = 7;
 // Prepared statements kept per connection to the leader.
 constexpr std::size_t kCachedStatements = 64;
 
@@ -58,9 +61,13 @@ struct ClusterDatabase::Impl {
   bool inTransaction = false;
   bool openedBySavepoint = false;
   std::vector<std::string> savepoints;
-  /// The transaction went with its connection: every statement but COMMIT
-  /// and ROLLBACK fails until one of them ends it here too.
+  /// The transaction went with its connection, or the node rolled it back
+  /// by itself: every statement but COMMIT and ROLLBACK fails until one of
+  /// them ends it here too.
   bool transactionLost = false;
+  /// It went with the connection before COMMIT was sent (not after a
+  /// statement failed): a write block may run again.
+  bool lostWithConnection = false;
   Error lostError;
   bool inWriteBlock = false;
 
@@ -75,6 +82,11 @@ struct ClusterDatabase::Impl {
   /// which may still roll the schema back.
   bool madeInTransaction = false;
   std::vector<std::string> guardNames;
+  /// The leader's `PRAGMA schema_version` when the copy was last found
+  /// current (-1: not known), and whether it was checked in the open
+  /// transaction (whose snapshot then holds it).
+  std::int64_t shadowVersion = -1;
+  bool versionChecked = false;
 
   // Prepared statements on the current connection: SQL -> id and
   // parameter count, oldest first.
@@ -101,11 +113,13 @@ struct ClusterDatabase::Impl {
     guardNames.clear();
     guardsStale = true;
     schemaStale = true;
+    versionChecked = false;
     if (inTransaction) {
       inTransaction = false;
       openedBySavepoint = false;
       savepoints.clear();
       transactionLost = true;
+      lostWithConnection = true;
     }
   }
 
@@ -253,10 +267,33 @@ struct ClusterDatabase::Impl {
     return connection->call(type, body.take(), requestDeadline(overall), answer, problem);
   }
 
-  /// Makes the guards when they may be stale. An attempt's outcome, as
-  /// `attempt` gives it (nothing of the caller's statement was sent yet).
-  Attempt installGuards(Deadline overall, Error& failure) {
-    Attempt step = refreshSchema(overall, failure);
+  /// Asks the leader for its `PRAGMA schema_version` and marks the copy
+  /// stale when it changed (another client changed the schema: its new
+  /// tables need guards before this client writes). Once per transaction.
+  Attempt checkSchemaVersion(Deadline overall, Error& failure) {
+    if (inTransaction && versionChecked) return Attempt::Done;
+    std::vector<Row> rows;
+    const std::vector<std::string> keptNames = columnNames;
+    const Attempt step =
+        attempt("PRAGMA schema_version", {}, ClusterStatementKind::Read, &rows, overall, failure, false);
+    columnNames = keptNames;
+    if (step != Attempt::Done) return step == Attempt::Lost ? Attempt::NotSent : step;
+    const bool known = rows.size() == 1 && rows[0].size() == 1 && rows[0].value(0).type() == ValueType::Integer;
+    const std::int64_t version = known ? rows[0].value(0).asInteger() : -1;
+    if (!known || version != shadowVersion) schemaStale = true;
+    shadowVersion = version;
+    versionChecked = inTransaction;
+    return Attempt::Done;
+  }
+
+  /// Makes the guards when they may be stale; before a statement that
+  /// writes rows (`writes`), first asks whether another client changed the
+  /// schema. An attempt's outcome, as `attempt` gives it (nothing of the
+  /// caller's statement was sent yet).
+  Attempt installGuards(Deadline overall, Error& failure, bool writes) {
+    Attempt step = writes ? checkSchemaVersion(overall, failure) : Attempt::Done;
+    if (step != Attempt::Done) return step;
+    step = refreshSchema(overall, failure);
     if (step != Attempt::Done) return step;
     if (!guardsStale) return Attempt::Done;
     const std::string script = clusterGuardScript(shadow.guardedColumns(), guardNames);
@@ -305,12 +342,23 @@ struct ClusterDatabase::Impl {
   /// found prepared), run, its rows read whole. `failure` is set for
   /// Failed (the node's error) and holds the problem otherwise.
   Attempt attempt(const std::string& sql, const std::vector<Value>& arguments, ClusterStatementKind kind,
-                  std::vector<Row>* rows, Deadline overall, Error& failure, bool caller = true) {
+                  std::vector<Row>* rows, Deadline overall, Error& failure, bool caller = true,
+                  bool mayCommit = false) {
     Prepared statement{};
     Attempt step = Attempt::Done;
-    if (caller && kind != ClusterStatementKind::Read) step = installGuards(overall, failure);
+    if (caller && kind != ClusterStatementKind::Read) {
+      step =
+          installGuards(overall, failure, kind == ClusterStatementKind::Write || kind == ClusterStatementKind::Schema);
+    }
     if (caller && kind == ClusterStatementKind::Read) step = checkRead(sql, overall, failure);
     if (step != Attempt::Done) return step;
+    if (caller && kind == ClusterStatementKind::Schema) {
+      std::string problem;
+      if (!shadow.checkSchemaChange(sql, problem)) {
+        failure = makeError(SQLITE_MISUSE, problem, sql);
+        return Attempt::Failed;
+      }
+    }
     step = prepare(sql, overall, statement, failure);
     if (step != Attempt::Done) return step;
     if (arguments.size() != statement.parameters) {
@@ -333,7 +381,7 @@ struct ClusterDatabase::Impl {
       failure = makeError(SQLITE_IOERR, problem, sql);
       return outcome == ClusterConnection::Outcome::NotSent ? Attempt::NotSent : Attempt::Lost;
     }
-    if (answer.type == wire::Failure) return nodeFailure(answer, sql, failure);
+    if (answer.type == wire::Failure) return nodeFailure(answer, sql, failure, mayCommit);
     if (!query) {
       std::uint64_t lastId = 0;
       std::uint64_t affected = 0;
@@ -420,11 +468,27 @@ struct ClusterDatabase::Impl {
     return Attempt::Lost;
   }
 
-  Attempt nodeFailure(const wire::Message& answer, const std::string& sql, Error& failure) {
+  /// The node's FAILURE answer as an attempt's outcome. `mayCommit`: the
+  /// request was an EXEC that commits when it succeeds (a write outside a
+  /// transaction, COMMIT, the RELEASE that ends the transaction).
+  Attempt nodeFailure(const wire::Message& answer, const std::string& sql, Error& failure, bool mayCommit = false) {
     std::uint64_t code = 0;
     std::string message;
     std::string problem;
     if (!wire::decodeFailure(answer, code, message, problem)) return garbled(problem, sql, failure);
+    if (message == "no more rows available" || message == "not an error") {
+      // SQLite ran the statement to its end (its message for SQLITE_DONE or
+      // SQLITE_OK): the number is Raft's, from a raft_apply that failed at
+      // once (dqlite 1.11's leader.c passes it on), not an SQLite code.
+      if (code == kRaftNotLeader) {
+        failure = makeError(kNotLeader, "the node is no longer the leader (Raft error 7, RAFT_NOTLEADER)", sql);
+        return Attempt::NotLeader;
+      }
+      failure = makeError(SQLITE_IOERR,
+                          "the node's Raft log refused the write (Raft error " + std::to_string(code) + ")", sql);
+      // Raft may have sent the entry to followers before failing.
+      return mayCommit ? Attempt::LeadershipLost : Attempt::Failed;
+    }
     // A code SQLite does not give (its low byte 0, or beyond an int) is no
     // code: an error all the same.
     int extended = code <= 0x7fffffff ? static_cast<int>(code) : 0;
@@ -440,6 +504,12 @@ struct ClusterDatabase::Impl {
     failure = makeError(extended, message, sql);
     if (extended == kNotLeader) return Attempt::NotLeader;
     if (extended == kLeadershipLost) return Attempt::LeadershipLost;
+    if (mayCommit && (extended == SQLITE_IOERR || extended == SQLITE_IOERR_WRITE || extended == SQLITE_ABORT)) {
+      // dqlite 1.11 (leader.c) answers these when Raft's apply of the
+      // commit's frames failed after the entry was taken: followers may
+      // hold it, and a new leader may commit it.
+      return Attempt::LeadershipLost;
+    }
     if (extended == SQLITE_BUSY && message == "checkpoint in progress") return Attempt::Busy;
     return Attempt::Failed;
   }
@@ -448,8 +518,11 @@ struct ClusterDatabase::Impl {
   /// until it is done, by the retry rules: a request is attempted again only
   /// when it certainly did not run, or when it changes nothing
   /// (`kind` Read, Begin or Savepoint) and no transaction is open.
+  /// `commits`: the request commits when it succeeds (a write outside a
+  /// transaction, COMMIT, the RELEASE that ends the transaction), so an
+  /// unknown outcome is in doubt, never "nothing committed".
   template <typename Once>
-  bool retrying(ClusterStatementKind kind, const std::string& sql, Once once) {
+  bool retrying(ClusterStatementKind kind, const std::string& sql, Once once, bool commits = false) {
     const Deadline overall = Deadline::in(configuration.retryTimeoutMilliseconds);
     const bool harmless = kind == ClusterStatementKind::Read || kind == ClusterStatementKind::Begin ||
                           kind == ClusterStatementKind::Savepoint;
@@ -463,6 +536,7 @@ struct ClusterDatabase::Impl {
           return true;
         case Attempt::Failed:
           if (failure.message.find("no transaction is active") != std::string::npos) endTransaction();
+          if (wasInTransaction && inTransaction) followTransaction(overall, failure, sql);
           return fail(std::move(failure));
         case Attempt::Busy:
           break;  // nothing ran: try again after a pause
@@ -475,9 +549,11 @@ struct ClusterDatabase::Impl {
         case Attempt::Lost:
         case Attempt::LeadershipLost:
           dropConnection();
-          if (wasInTransaction && kind != ClusterStatementKind::Commit) return loseTransaction(failure, sql);
-          if (!harmless || wasInTransaction) {
-            transactionLost = false;  // a COMMIT in doubt ended the transaction one way or the other
+          if (wasInTransaction && !commits) return loseTransaction(failure, sql);
+          if (!harmless || commits) {
+            // A commit in doubt ended the transaction one way or the other.
+            transactionLost = false;
+            lostWithConnection = false;
             return inDoubt(failure, sql);
           }
           break;
@@ -491,12 +567,90 @@ struct ClusterDatabase::Impl {
     }
   }
 
+  /// Whether `statement` commits when it succeeds, as the transaction this
+  /// client follows tells: a write outside a transaction, COMMIT, and the
+  /// RELEASE of the outermost savepoint of a transaction SAVEPOINT opened.
+  bool commitsWhenRun(const ClusterStatement& statement) const {
+    switch (statement.kind) {
+      case ClusterStatementKind::Write:
+      case ClusterStatementKind::Schema:
+        return !inTransaction;
+      case ClusterStatementKind::Commit:
+        return true;
+      case ClusterStatementKind::Release:
+        for (std::size_t i = savepoints.size(); i-- > 0;) {
+          if (sameIdentifier(savepoints[i], statement.savepoint)) return i == 0 && openedBySavepoint;
+        }
+        return false;  // no such savepoint: the node refuses it
+      default:
+        return false;
+    }
+  }
+
+  /// After a statement of the open transaction failed on the node: SQLite
+  /// rolls the whole transaction back after some errors (SQLITE_FULL, an
+  /// I/O error, OR ROLLBACK, RAISE(ROLLBACK), …), and dqlite 1.11 does not
+  /// say so. Asks the node with a BEGIN, which fails while a transaction is
+  /// open and begins one (ended at once) when none is. When the node's
+  /// transaction is gone, `failure` says so and the rest of the caller's
+  /// transaction fails with SQLITE_ABORT_ROLLBACK until COMMIT or ROLLBACK.
+  void followTransaction(Deadline overall, Error& failure, const std::string& sql) {
+    const int code = primaryResultCode(failure.extendedCode);
+    if (code == SQLITE_MISUSE || code == SQLITE_RANGE || !connection) return;  // refused here, nothing sent
+    const std::int64_t keptRowId = lastInsertRowId;
+    const std::int64_t keptChanges = changes;
+    Error probe;
+    const Attempt step = attempt("BEGIN", {}, ClusterStatementKind::Begin, nullptr, overall, probe, false);
+    bool rolledBack = false;
+    if (step == Attempt::Done) {
+      // None was open: the node rolled it back. End the probe's own.
+      Error ignored;
+      if (attempt("ROLLBACK", {}, ClusterStatementKind::Rollback, nullptr, overall, ignored, false) != Attempt::Done) {
+        dropConnection();
+      }
+      rolledBack = true;
+    } else if (step != Attempt::Failed ||
+               probe.message.find("cannot start a transaction within a transaction") == std::string::npos) {
+      // Unknown: leave the connection, and the transaction with it.
+      dropConnection();
+      rolledBack = true;
+    }
+    lastInsertRowId = keptRowId;
+    changes = keptChanges;
+    if (!rolledBack) return;
+    failure.message += " (the node rolled the transaction back: nothing of it was committed)";
+    endTransaction();
+    transactionLost = true;
+    lostWithConnection = false;
+    lostError = makeError(SQLITE_ABORT_ROLLBACK,
+                          "the transaction was rolled back by the node when an earlier statement failed (" +
+                              failure.message + "); nothing of it was committed: end it with ROLLBACK",
+                          sql);
+  }
+
+  /// A PRAGMA without `=` writes when SQLite, preparing it against the
+  /// local copy of the schema (fetched first when stale), says so: then it
+  /// goes by EXEC (replicated, and never sent twice).
+  bool classifyPragma(const std::string& sql, ClusterStatement& statement) {
+    if (!retrying(ClusterStatementKind::Read, sql,
+                  [&](Deadline overall, Error& failure) { return refreshSchema(overall, failure); })) {
+      return false;
+    }
+    bool known = false;
+    if (shadow.pragmaWrites(sql, known)) statement.kind = ClusterStatementKind::Write;
+    return true;
+  }
+
   /// Runs a statement by the retry rules, and follows the transaction.
   bool run(const std::string& sql, const std::vector<Value>& arguments, const ClusterStatement& statement,
            std::vector<Row>* rows) {
-    if (!retrying(statement.kind, sql, [&](Deadline overall, Error& failure) {
-          return attempt(sql, arguments, statement.kind, rows, overall, failure);
-        })) {
+    const bool commits = commitsWhenRun(statement);
+    if (!retrying(
+            statement.kind, sql,
+            [&](Deadline overall, Error& failure) {
+              return attempt(sql, arguments, statement.kind, rows, overall, failure, true, commits);
+            },
+            commits)) {
       return false;
     }
     track(statement);
@@ -540,18 +694,20 @@ struct ClusterDatabase::Impl {
                               cause.message + "); nothing of it was committed",
                           sql);
     transactionLost = true;
+    lostWithConnection = true;
     return fail(lostError);
   }
 
   bool inDoubt(const Error& cause, const std::string& sql) {
     return fail(makeError(kLeadershipLost,
-                          "outcome in doubt: the leader was lost after the write was sent (" + cause.message +
-                              "); it may or may not have been applied",
+                          "outcome in doubt: the write was sent and no answer says whether the cluster applied it (" +
+                              cause.message + "); it may or may not have been applied",
                           sql));
   }
 
   void endTransaction() noexcept {
     inTransaction = false;
+    versionChecked = false;
     openedBySavepoint = false;
     savepoints.clear();
     if (madeInTransaction) {
@@ -679,7 +835,7 @@ bool ClusterDatabase::execute(const std::string& sql, const std::vector<Value>& 
     int code = 0;
     problem = wire::parametersProblem(arguments, code);
     if (!problem.empty()) return state.fail(makeError(code, problem, sql));
-    const ClusterStatement statement = classifyClusterStatement(sql);
+    ClusterStatement statement = classifyClusterStatement(sql);
     if (statement.returnsRows) {
       return state.fail(makeError(
           SQLITE_MISUSE, "dqlite 1.11 cannot return rows from a write: RETURNING is refused before it is sent", sql));
@@ -698,6 +854,7 @@ bool ClusterDatabase::execute(const std::string& sql, const std::vector<Value>& 
       if (statement.kind == ClusterStatementKind::Commit) state.transactionLost = false;
       return state.fail(state.lostError);
     }
+    if (statement.pragma && !state.classifyPragma(sql, statement)) return false;
     return state.run(sql, arguments, statement, rows);
   } catch (...) {
     return state.fail(makeError(SQLITE_NOMEM, "out of memory", sql));
@@ -734,12 +891,20 @@ bool ClusterDatabase::runWriteBlock(bool (*body)(void* context, ClusterDatabase&
       throw;
     }
     state.inWriteBlock = false;
-    if (state.transactionLost) {
+    if (state.transactionLost && state.lostWithConnection) {
       // The leader went away before COMMIT was sent: nothing committed, so
       // the block runs again on the new leader.
       state.transactionLost = false;
       if (overall.passed()) return report(false);
       continue;
+    }
+    if (state.transactionLost) {
+      // The node rolled the transaction back when a statement failed:
+      // nothing committed, and running the block again would meet the
+      // same failure. The block's own error, or the rollback's.
+      state.transactionLost = false;
+      if (ok || !state.error.isError()) state.error = state.lostError;
+      return report(false);
     }
     if (!ok) {
       const Error kept = state.error;
@@ -752,6 +917,11 @@ bool ClusterDatabase::runWriteBlock(bool (*body)(void* context, ClusterDatabase&
       return report(false);
     }
     if (execute("COMMIT")) return report(true);
+    if (state.transactionLost && !state.lostWithConnection) {
+      // COMMIT failed and the node rolled the transaction back.
+      state.transactionLost = false;
+      return report(false);
+    }
     if (state.transactionLost) {
       // COMMIT was refused by a node that is no longer leader: not run.
       state.transactionLost = false;

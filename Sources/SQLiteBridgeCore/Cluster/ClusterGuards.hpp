@@ -19,10 +19,19 @@ namespace sqlitebridge {
 /// (the whole declared type, ASCII case ignored; "BOOL" is none of them).
 bool isGuardedType(const char* type) noexcept;
 
+/// Whether a value of SQLite type `kind` ("integer", "text", "real",
+/// "blob", "null", as typeof gives it) in a column declared `type` (upper
+/// case, a guarded one) makes a dqlite 1.11 node abort.
+bool isRefusedKind(const std::string& type, const std::string& kind) noexcept;
+
 /// The script that drops the guards `installed` names and creates one pair
 /// for each row of `columns` (schema, table, column, declared type in upper
-/// case, as `ClusterShadowSchema::guardedColumns` gives them); `installed`
-/// becomes the new names. Empty when there is nothing to do.
+/// case, default, "generated" or "", as `ClusterShadowSchema::guardedColumns`
+/// gives them): BEFORE INSERT and BEFORE UPDATE OF the column for a stored
+/// column; AFTER INSERT and AFTER UPDATE (of any column: its value comes
+/// from others) for a generated one, whose value BEFORE triggers cannot
+/// see. `installed` becomes the new names. Empty when there is nothing to
+/// do.
 std::string clusterGuardScript(const std::vector<std::vector<std::string>>& columns,
                                std::vector<std::string>& installed);
 

@@ -38,6 +38,12 @@ const char* ClusterShadowSchema::query() noexcept {
 }
 
 void ClusterShadowSchema::rebuild(const std::vector<Row>& rows) {
+  rows_ = rows;
+  build();
+}
+
+void ClusterShadowSchema::build() {
+  const std::vector<Row>& rows = rows_;
   if (db_ != nullptr) sqlite3_close_v2(db_);
   db_ = nullptr;
   anyGuarded_ = false;
@@ -79,16 +85,25 @@ std::vector<std::vector<std::string>> ClusterShadowSchema::guardedColumns() cons
     }
     sqlite3_finalize(stmt);
     for (const std::string& table : tables) {
-      const std::string pragma = "PRAGMA " + schema + ".table_info(" + quoteIdentifier(table) + ")";
-      if (sqlite3_prepare_v2(db_, pragma.c_str(), -1, &stmt, nullptr) != SQLITE_OK) continue;
-      while (sqlite3_step(stmt) == SQLITE_ROW) {  // cid, name, type, notnull, dflt_value, pk
+      // table_xinfo lists generated columns too (hidden 2 or 3); an SQLite
+      // older than 3.26 has neither it nor generated columns.
+      std::string pragma = "PRAGMA " + schema + ".table_xinfo(" + quoteIdentifier(table) + ")";
+      if (sqlite3_prepare_v2(db_, pragma.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+        pragma = "PRAGMA " + schema + ".table_info(" + quoteIdentifier(table) + ")";
+        if (sqlite3_prepare_v2(db_, pragma.c_str(), -1, &stmt, nullptr) != SQLITE_OK) continue;
+      }
+      const bool extended = sqlite3_column_count(stmt) > 6;
+      while (sqlite3_step(stmt) == SQLITE_ROW) {  // cid, name, type, notnull, dflt_value, pk[, hidden]
         const char* column = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
         const char* type = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 2));
-        if (!isGuardedType(type)) continue;
+        const char* fallback = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 4));
+        const int hidden = extended ? sqlite3_column_int(stmt, 6) : 0;
+        if (!isGuardedType(type) || hidden == 1) continue;  // 1: a virtual table's hidden column
         std::string upper(type);
         std::transform(upper.begin(), upper.end(), upper.begin(),
                        [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-        columns.push_back({schema, table, column != nullptr ? column : "", upper});
+        columns.push_back({schema, table, column != nullptr ? column : "", upper, fallback != nullptr ? fallback : "",
+                           hidden >= 2 ? "generated" : ""});
       }
       sqlite3_finalize(stmt);
     }
@@ -125,6 +140,53 @@ ClusterShadowSchema::Verdict ClusterShadowSchema::check(const std::string& sql, 
   }
   sqlite3_finalize(stmt);
   return verdict;
+}
+
+bool ClusterShadowSchema::pragmaWrites(const std::string& sql, bool& known) {
+  known = false;
+  if (db_ == nullptr) return false;
+  sqlite3_stmt* stmt = nullptr;
+  const int prepared = sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr);
+  bool writes = false;
+  if (prepared == SQLITE_OK && stmt != nullptr) {
+    known = true;
+    writes = sqlite3_stmt_readonly(stmt) == 0 && sqlite3_column_count(stmt) == 0;
+  }
+  sqlite3_finalize(stmt);
+  build();  // a PRAGMA may have changed this connection when it was prepared
+  return writes;
+}
+
+bool ClusterShadowSchema::checkSchemaChange(const std::string& sql, std::string& problem) {
+  if (db_ == nullptr) return true;
+  const std::vector<std::vector<std::string>> before = guardedColumns();
+  if (sqlite3_exec(db_, "SAVEPOINT sqlitebridge_schema_change", nullptr, nullptr, nullptr) != SQLITE_OK) return true;
+  bool safe = true;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK) {
+    for (const std::vector<std::string>& column : guardedColumns()) {
+      if (column[4].empty() || std::find(before.begin(), before.end(), column) != before.end()) continue;
+      // A new guarded column with a DEFAULT (a constant: SQLite refuses
+      // any other in ALTER TABLE … ADD COLUMN): of what kind is it?
+      sqlite3_stmt* stmt = nullptr;
+      const std::string kind = "SELECT typeof(" + column[4] + ")";
+      std::string type;
+      if (sqlite3_prepare_v2(db_, kind.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
+        const char* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+        type = text != nullptr ? text : "";
+      }
+      sqlite3_finalize(stmt);
+      if (!isRefusedKind(column[3], type)) continue;
+      problem = "column \"" + column[1] + "\".\"" + column[2] + "\" would be declared " + column[3] +
+                " with a DEFAULT of kind " + type +
+                ": every row the table already has would take that value, which makes every dqlite 1.11 node that "
+                "reads it abort; give it a default of another kind (or none)";
+      safe = false;
+      break;
+    }
+  }
+  sqlite3_exec(db_, "ROLLBACK TO sqlitebridge_schema_change", nullptr, nullptr, nullptr);
+  sqlite3_exec(db_, "RELEASE sqlitebridge_schema_change", nullptr, nullptr, nullptr);
+  return safe;
 }
 
 }  // namespace sqlitebridge

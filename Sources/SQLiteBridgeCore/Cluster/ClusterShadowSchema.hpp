@@ -36,8 +36,20 @@ class ClusterShadowSchema {
   /// out: reads of it are not checked.
   void rebuild(const std::vector<Row>& rows);
 
-  /// The guarded columns: schema, table, column, declared type (upper case).
+  /// The guarded columns: schema, table, column, declared type (upper
+  /// case), the SQL of its DEFAULT ("" for none), and "generated" for a
+  /// generated column ("" otherwise). Generated columns are found with
+  /// `PRAGMA table_xinfo` (SQLite 3.26); an older SQLite here has none to
+  /// find.
   std::vector<std::vector<std::string>> guardedColumns() const;
+
+  /// Whether the schema change `sql` is safe for dqlite 1.11 nodes, judged
+  /// by running it on the copy (then undone): an `ALTER TABLE … ADD
+  /// COLUMN` whose new guarded column has a DEFAULT of a kind the nodes
+  /// abort on would hand that value to every row the table already has,
+  /// where no guard sees it. False (with `problem`) for such a change; true
+  /// otherwise, and when the copy cannot run it (the node will say why).
+  bool checkSchemaChange(const std::string& sql, std::string& problem);
 
   enum class Verdict {
     /// Nothing in it can make a node abort (as far as the schema tells).
@@ -51,8 +63,21 @@ class ClusterShadowSchema {
   /// Judges the read `sql` (one statement).
   Verdict check(const std::string& sql, std::string& problem) const;
 
+  /// Whether the PRAGMA `sql` writes to the database, as SQLite says when
+  /// it prepares it against the copy: `sqlite3_stmt_readonly` false and no
+  /// result columns (`PRAGMA user_version(7)`, `PRAGMA incremental_vacuum`).
+  /// One that returns rows (`PRAGMA journal_mode`, `wal_checkpoint`) is the
+  /// node's own business, not a replicated write: false. `known` is false
+  /// when it cannot be prepared here. Some PRAGMAs act when prepared: the
+  /// copy is made again afterwards from the rows it was made from.
+  bool pragmaWrites(const std::string& sql, bool& known);
+
  private:
+  void build();
+
   sqlite3* db_ = nullptr;
+  /// What `rebuild` was given.
+  std::vector<Row> rows_;
   bool anyGuarded_ = false;
   /// Views (folded names) whose SQL holds a compound operator.
   std::vector<std::string> compoundViews_;

@@ -121,9 +121,15 @@ ClusterStatement classifyClusterStatement(std::string_view sql) {
   } else if (is(word, "PRAGMA")) {
     statement.kind = ClusterStatementKind::Read;
     std::string text;
+    std::string name;  // the pragma's name: the last word before `(`, `=` or the end
+    bool named = false;
     for (Tokens::Kind kind = tokens.next(text); kind != Tokens::Kind::End; kind = tokens.next(text)) {
       if (kind == Tokens::Kind::Punctuation && text == "=") statement.kind = ClusterStatementKind::Write;
+      if (kind == Tokens::Kind::Punctuation && (text == "(" || text == "=")) named = true;
+      if (!named && (kind == Tokens::Kind::Word || kind == Tokens::Kind::Quoted)) name = text;
     }
+    if (is(name, "optimize")) statement.kind = ClusterStatementKind::Write;
+    statement.pragma = statement.kind == ClusterStatementKind::Read;
   } else if (is(word, "INSERT") || is(word, "UPDATE") || is(word, "DELETE") || is(word, "REPLACE")) {
     statement.returnsRows = returnsRows(tokens);
   } else if (is(word, "ATTACH") || is(word, "DETACH")) {

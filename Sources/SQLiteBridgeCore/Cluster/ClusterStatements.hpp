@@ -1,7 +1,9 @@
 // What a statement sent to a dqlite cluster is, from its text: dqlite 1.11
 // runs reads (QUERY) and writes (EXEC) by different requests, replicates
 // only what EXEC wrote, and tells the client nothing about transactions,
-// so the client decides from the statement's keywords. Internal.
+// so the client decides from the statement's keywords (and, for a PRAGMA
+// without `=`, from SQLite's own verdict on the local copy of the schema:
+// ClusterShadowSchema::pragmaWrites). Internal.
 #pragma once
 
 #include <string>
@@ -12,10 +14,12 @@ namespace sqlitebridge {
 
 enum class ClusterStatementKind {
   /// Returns rows and writes nothing: SELECT, VALUES, EXPLAIN, WITH … SELECT,
-  /// PRAGMA without `=`.
+  /// PRAGMA without `=` (unless the local copy of the schema shows that it
+  /// writes: see `ClusterStatement::pragma`).
   Read,
   /// Changes rows: INSERT, UPDATE, DELETE, REPLACE, WITH … INSERT, PRAGMA
-  /// with `=`, ANALYZE, REINDEX, and anything not listed here.
+  /// with `=`, PRAGMA optimize (what it writes depends on the node's
+  /// statistics), ANALYZE, REINDEX, and anything not listed here.
   Write,
   /// Changes the schema: CREATE, DROP, ALTER.
   Schema,
@@ -39,6 +43,10 @@ struct ClusterStatement {
   bool returnsRows = false;
   /// ATTACH or DETACH (dqlite 1.11 replicates no attached database).
   bool attaches = false;
+  /// A PRAGMA classified Read from its text: it is a write when SQLite,
+  /// preparing it against the local copy of the schema, says so
+  /// (`PRAGMA user_version(7)`, `PRAGMA incremental_vacuum`).
+  bool pragma = false;
 };
 
 /// Classifies the one statement of `sql`.

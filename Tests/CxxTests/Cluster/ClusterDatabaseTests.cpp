@@ -190,6 +190,92 @@ TEST_F(ClusterDatabaseTest, TransactionsSpanRequests) {
   EXPECT_EQ(kept[0].value(0).asInteger(), 2);
 }
 
+// Issue 36: a PRAGMA that writes without `=` went by QUERY, where the node
+// failed it ("not an error") and nothing was applied or replicated.
+TEST_F(ClusterDatabaseTest, APragmaThatWritesWithoutAnEqualsSignIsAppliedByTheCluster) {
+  ASSERT_TRUE(db_.execute("PRAGMA user_version(7)")) << db_.lastError().message;
+  EXPECT_EQ(rows("PRAGMA user_version")[0].value(0).asInteger(), 7);
+  ClusterDatabase other =
+      ClusterDatabase::open("APragmaThatWritesWithoutAnEqualsSignIsAppliedByTheCluster", cluster_->configuration());
+  ASSERT_TRUE(other.isOpen()) << other.lastError().message;
+  std::vector<Row> seen;
+  ASSERT_TRUE(other.execute("PRAGMA user_version", {}, &seen)) << other.lastError().message;
+  EXPECT_EQ(seen[0].value(0).asInteger(), 7);
+}
+
+// Issue 36: SQLite rolls the whole transaction back on an OR ROLLBACK
+// conflict or a RAISE(ROLLBACK); the client went on as if it were open, and
+// the next statement autocommitted on the node.
+TEST_F(ClusterDatabaseTest, ATransactionTheNodeRolledBackFailsUntilTheCallerEndsIt) {
+  ASSERT_TRUE(db_.execute("CREATE TABLE t(n INTEGER PRIMARY KEY)"));
+  ASSERT_TRUE(db_.execute("CREATE TABLE u(n INTEGER)"));
+  ASSERT_TRUE(
+      db_.execute("CREATE TRIGGER refuse BEFORE INSERT ON u WHEN NEW.n < 0 BEGIN SELECT RAISE(ROLLBACK, 'no'); END"));
+  ASSERT_TRUE(db_.execute("INSERT INTO t VALUES (1)"));
+  for (const char* failing : {"INSERT OR ROLLBACK INTO t VALUES (1)", "INSERT INTO u VALUES (-1)"}) {
+    ASSERT_TRUE(db_.execute("BEGIN"));
+    ASSERT_TRUE(db_.execute("INSERT INTO t VALUES (2)"));
+    EXPECT_FALSE(db_.execute(failing));
+    EXPECT_EQ(db_.lastError().code, SQLITE_CONSTRAINT) << failing << ": " << db_.lastError().message;
+    EXPECT_NE(db_.lastError().message.find("rolled the transaction back"), std::string::npos)
+        << db_.lastError().message;
+    EXPECT_FALSE(db_.execute("INSERT INTO t VALUES (3)"));
+    EXPECT_EQ(db_.lastError().extendedCode, SQLITE_ABORT_ROLLBACK) << db_.lastError().message;
+    EXPECT_TRUE(db_.execute("ROLLBACK")) << db_.lastError().message;
+    const std::vector<Row> kept = rows("SELECT n FROM t ORDER BY n");
+    ASSERT_EQ(kept.size(), 1u) << failing;  // neither 2 nor 3
+    EXPECT_EQ(kept[0].value(0).asInteger(), 1);
+  }
+  // A conflict that rolls back only its statement leaves the transaction open.
+  ASSERT_TRUE(db_.execute("BEGIN"));
+  ASSERT_TRUE(db_.execute("INSERT INTO t VALUES (2)"));
+  EXPECT_FALSE(db_.execute("INSERT INTO t VALUES (1)"));
+  EXPECT_EQ(db_.lastError().message.find("rolled the transaction back"), std::string::npos) << db_.lastError().message;
+  EXPECT_TRUE(db_.isInTransaction());
+  ASSERT_TRUE(db_.execute("COMMIT")) << db_.lastError().message;
+  EXPECT_EQ(rows("SELECT count(*) FROM t")[0].value(0).asInteger(), 2);
+}
+
+// Issue 36's guard holes, each shown with real nodes: the write that would
+// store the value is refused (ASSERT: on failure nothing reads it back, which
+// would abort the nodes), then a read of the table finds the nodes alive.
+TEST_F(ClusterDatabaseTest, ATableAnotherClientCreatedIsGuardedBeforeThisClientWrites) {
+  ASSERT_TRUE(db_.execute("CREATE TABLE u(n INTEGER)"));
+  ASSERT_TRUE(db_.execute("INSERT INTO u VALUES (1)"));
+  ClusterDatabase other =
+      ClusterDatabase::open("ATableAnotherClientCreatedIsGuardedBeforeThisClientWrites", cluster_->configuration());
+  ASSERT_TRUE(other.isOpen()) << other.lastError().message;
+  ASSERT_TRUE(other.execute("CREATE TABLE t(flag BOOLEAN)")) << other.lastError().message;
+  ASSERT_FALSE(db_.execute("INSERT INTO t VALUES ('yes')"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE) << db_.lastError().message;
+  ASSERT_TRUE(db_.execute("INSERT INTO t VALUES (1)")) << db_.lastError().message;
+  EXPECT_EQ(rows("SELECT * FROM t").size(), 1u);
+}
+
+TEST_F(ClusterDatabaseTest, AddingAGuardedColumnWithADefaultTheNodesAbortOnIsRefused) {
+  ASSERT_TRUE(db_.execute("CREATE TABLE t(a INTEGER)"));
+  ASSERT_TRUE(db_.execute("INSERT INTO t VALUES (1)"));
+  ASSERT_FALSE(db_.execute("ALTER TABLE t ADD COLUMN b BOOLEAN DEFAULT 'yes'"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE) << db_.lastError().message;
+  ASSERT_TRUE(db_.execute("ALTER TABLE t ADD COLUMN b BOOLEAN DEFAULT 1")) << db_.lastError().message;
+  const std::vector<Row> found = rows("SELECT * FROM t");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].value(1).asInteger(), 1);
+}
+
+TEST_F(ClusterDatabaseTest, GeneratedColumnsDeclaredBooleanAreGuarded) {
+  ASSERT_TRUE(db_.execute("CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN AS (a) VIRTUAL)"));
+  ASSERT_TRUE(db_.execute("INSERT INTO g(a) VALUES (1)")) << db_.lastError().message;
+  ASSERT_FALSE(db_.execute("UPDATE g SET a = 'yes'"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE) << db_.lastError().message;
+  ASSERT_FALSE(db_.execute("INSERT INTO g(a) VALUES ('no')"));
+  EXPECT_EQ(db_.lastError().code, SQLITE_MISUSE) << db_.lastError().message;
+  const std::vector<Row> found = rows("SELECT * FROM g");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].value(1).asInteger(), 1);
+  EXPECT_EQ(found[0].value(2).asInteger(), 1);
+}
+
 TEST_F(ClusterDatabaseTest, AWriteBlockCommitsOrRollsBackAsAWhole) {
   ASSERT_TRUE(db_.execute("CREATE TABLE t(n INTEGER UNIQUE)"));
   EXPECT_TRUE(db_.write([](ClusterDatabase& db) {

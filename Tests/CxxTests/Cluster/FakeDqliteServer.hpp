@@ -177,6 +177,28 @@ class FakeDqliteServer {
     u64(body, more ? 0xeeeeeeeeeeeeeeeeULL : 0xffffffffffffffffULL);
     return answer(7, std::move(body));
   }
+  /// ROWS whose values are all text: `columns` named, one row per entry of
+  /// `rows` (as many values as columns).
+  static Reply texts(const std::vector<std::string>& columns, const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::uint8_t> body;
+    u64(body, columns.size());
+    for (const std::string& column : columns) text(body, column);
+    for (const std::vector<std::string>& row : rows) {
+      std::vector<std::uint8_t> header((columns.size() + 1) / 2, 0);
+      for (std::size_t i = 0; i < columns.size(); ++i) header[i / 2] |= static_cast<std::uint8_t>(3 << (4 * (i % 2)));
+      while (header.size() % 8 != 0) header.push_back(0);
+      body.insert(body.end(), header.begin(), header.end());
+      for (const std::string& value : row) text(body, value);
+    }
+    u64(body, 0xffffffffffffffffULL);
+    return answer(7, std::move(body));
+  }
+  /// The SQL of an EXEC_SQL or QUERY_SQL `body` (the database's id, then
+  /// the text).
+  static std::string sqlTextOf(const std::vector<std::uint8_t>& body) {
+    if (body.size() <= 8) return std::string();
+    return std::string(reinterpret_cast<const char*>(body.data()) + 8);
+  }
   /// SERVERS: one voter, this fake.
   Reply members() const {
     std::vector<std::uint8_t> body;

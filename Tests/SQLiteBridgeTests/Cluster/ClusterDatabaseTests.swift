@@ -184,6 +184,82 @@ struct ClusterDatabaseTests {
   /// A Swift error a `write` block throws.
   struct BlockFailed: Error, Equatable {}
 
+  /// Issue 36: a PRAGMA that writes without `=` went by QUERY, where the
+  /// node failed it and nothing was applied.
+  @Test func aPragmaThatWritesWithoutAnEqualsSignIsAppliedByTheCluster() throws {
+    let db = try open("pragma-write")
+    try db.execute("PRAGMA user_version(7)")
+    #expect(try db.rows("PRAGMA user_version").first?.values == [7])
+    let other = try open("pragma-write")
+    #expect(try other.rows("PRAGMA user_version").first?.values == [7])
+  }
+
+  /// Issue 36: SQLite rolls the whole transaction back on an OR ROLLBACK
+  /// conflict or a RAISE(ROLLBACK); the client went on as if it were open.
+  @Test func aTransactionTheNodeRolledBackFailsUntilTheCallerEndsIt() throws {
+    let db = try open("rolled-back")
+    try db.execute("CREATE TABLE t(n INTEGER PRIMARY KEY)")
+    try db.execute("CREATE TABLE u(n INTEGER)")
+    try db.execute("CREATE TRIGGER refuse BEFORE INSERT ON u WHEN NEW.n < 0 BEGIN SELECT RAISE(ROLLBACK, 'no'); END")
+    try db.execute("INSERT INTO t VALUES (1)")
+    for failing in ["INSERT OR ROLLBACK INTO t VALUES (1)", "INSERT INTO u VALUES (-1)"] {
+      try db.execute("BEGIN")
+      try db.execute("INSERT INTO t VALUES (2)")
+      let failure = databaseError { try db.execute(failing) }
+      #expect(failure?.resultCode == .constraint, "\(failing): \(String(describing: failure))")
+      #expect(failure?.message.contains("rolled the transaction back") == true)
+      let after = databaseError { try db.execute("INSERT INTO t VALUES (3)") }
+      #expect(after?.extendedResultCode == .abortRollback, "\(String(describing: after))")
+      try db.execute("ROLLBACK")
+      #expect(try db.rows("SELECT n FROM t ORDER BY n").map(\.values) == [[1]], "\(failing)")
+    }
+    // A conflict that rolls back only its statement leaves the transaction open.
+    try db.execute("BEGIN")
+    try db.execute("INSERT INTO t VALUES (2)")
+    let conflict = databaseError { try db.execute("INSERT INTO t VALUES (1)") }
+    #expect(conflict?.message.contains("rolled the transaction back") == false)
+    #expect(db.isInTransaction)
+    try db.execute("COMMIT")
+    #expect(try db.rows("SELECT count(*) FROM t").first?.values == [2])
+  }
+
+  // Issue 36's guard holes, each shown with real nodes: the write that would
+  // store the value is refused (`#require`: on failure nothing reads it
+  // back, which would abort the nodes), then a read finds the nodes alive.
+
+  @Test func aTableAnotherClientCreatedIsGuardedBeforeThisClientWrites() throws {
+    let db = try open("other-client-table")
+    try db.execute("CREATE TABLE u(n INTEGER)")
+    try db.execute("INSERT INTO u VALUES (1)")
+    let other = try open("other-client-table")
+    try other.execute("CREATE TABLE t(flag BOOLEAN)")
+    let refused = try #require(databaseError { try db.execute("INSERT INTO t VALUES ('yes')") })
+    #expect(refused.resultCode == .misuse, "\(refused)")
+    try db.execute("INSERT INTO t VALUES (1)")
+    #expect(try db.rows("SELECT * FROM t").count == 1)
+  }
+
+  @Test func addingAGuardedColumnWithADefaultTheNodesAbortOnIsRefused() throws {
+    let db = try open("alter-default")
+    try db.execute("CREATE TABLE t(a INTEGER)")
+    try db.execute("INSERT INTO t VALUES (1)")
+    let refused = try #require(databaseError { try db.execute("ALTER TABLE t ADD COLUMN b BOOLEAN DEFAULT 'yes'") })
+    #expect(refused.resultCode == .misuse, "\(refused)")
+    try db.execute("ALTER TABLE t ADD COLUMN b BOOLEAN DEFAULT 1")
+    #expect(try db.rows("SELECT * FROM t").map(\.values) == [[1, 1]])
+  }
+
+  @Test func generatedColumnsDeclaredBooleanAreGuarded() throws {
+    let db = try open("generated-boolean")
+    try db.execute("CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN AS (a) VIRTUAL)")
+    try db.execute("INSERT INTO g(a) VALUES (1)")
+    let update = try #require(databaseError { try db.execute("UPDATE g SET a = 'yes'") })
+    #expect(update.resultCode == .misuse, "\(update)")
+    let insert = try #require(databaseError { try db.execute("INSERT INTO g(a) VALUES ('no')") })
+    #expect(insert.resultCode == .misuse, "\(insert)")
+    #expect(try db.rows("SELECT * FROM g").map(\.values) == [[1, 1, 1]])
+  }
+
   @Test func writeCommitsOrRollsBackAsAWhole() throws {
     let db = try open("writes")
     try db.execute("CREATE TABLE t(n INTEGER UNIQUE)")
