@@ -94,8 +94,8 @@ TEST_F(CreateByNameFaults, ALockThatFailsAnywhereNeverPublishesAnIncompleteDatab
     for (bool persistent : {false, true}) {
       int faultsHit = 0;
       for (int at = 1; at < 200; ++at) {
-        const std::string context = std::string(setup.label) + (persistent ? ", every lock from call " : ", lock call ") +
-                                    std::to_string(at);
+        const std::string context =
+            std::string(setup.label) + (persistent ? ", every lock from call " : ", lock call ") + std::to_string(at);
         TempDir dir;
         powerloss::Plan plan;
         plan.mode = powerloss::Plan::Mode::Fault;
@@ -154,7 +154,8 @@ TEST_F(CreateByNameFaults, TheCreatedDatabaseKeepsTheJournalModeAskedFor) {
   }
   // The file a WAL creation published holds everything by itself.
   for (const char* name : {"configured.db", "switched.db"}) {
-    EXPECT_FALSE(fs::exists(dir / (std::string(name) + "-wal")) && fs::file_size(dir / (std::string(name) + "-wal")) > 0)
+    EXPECT_FALSE(fs::exists(dir / (std::string(name) + "-wal")) &&
+                 fs::file_size(dir / (std::string(name) + "-wal")) > 0)
         << name;
   }
 }
