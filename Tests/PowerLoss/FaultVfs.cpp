@@ -82,13 +82,28 @@ void applyWrite(std::string& content, std::int64_t offset, const char* data, std
 struct FaultFile {
   sqlite3_file base;
   FaultVfs* vfs;
-  int incarnation;      // -1: not tracked (a temporary file without a name)
-  bool syncsDirectory;  // the default VFS syncs the directory at this file's first sync
-  std::string* path;    // owned; null when untracked
+  int incarnation;           // in the arming `generation`; -1: not tracked yet
+  std::uint64_t generation;  // the arming `incarnation` belongs to
+  bool syncsDirectory;       // the default VFS syncs the directory at this file's first sync
+  std::string* path;         // owned; null for a file never tracked (a temporary without a name)
   sqlite3_file* real() { return reinterpret_cast<sqlite3_file*>(this + 1); }
 };
 
 struct FaultVfsAccess {
+  // The file's incarnation in the current arming (the mutex held), or -1
+  // when nothing is armed or the file is never tracked. A file opened under
+  // an earlier arming (or before any) is taken up at its first call under
+  // this one, as durable as it is on disk then: an arming forgets every
+  // incarnation, so an index from an earlier one names another file, or none.
+  static int tracked(FaultVfs& vfs, FaultFile& ours) {
+    if (!vfs.armed_ || ours.path == nullptr) return -1;
+    if (ours.generation != vfs.generation_ || ours.incarnation < 0) {
+      ours.incarnation = vfs.incarnationOf(*ours.path);
+      ours.generation = vfs.generation_;
+    }
+    return ours.incarnation;
+  }
+
   static FaultVfs& of(sqlite3_file* file) { return *reinterpret_cast<FaultFile*>(file)->vfs; }
   static FaultFile& file(sqlite3_file* file) { return *reinterpret_cast<FaultFile*>(file); }
   static sqlite3_file* real(sqlite3_file* file) { return reinterpret_cast<FaultFile*>(file)->real(); }
@@ -116,12 +131,13 @@ struct FaultVfsAccess {
     std::lock_guard<std::recursive_mutex> lock(vfs.mutex_);
     if (vfs.counts_.cut) return SQLITE_IOERR_WRITE;
     if (vfs.faultHits(CallKind::Write)) return vfs.faultCode(CallKind::Write);
-    if (ours.incarnation >= 0) {
+    const int incarnation = tracked(vfs, ours);
+    if (incarnation >= 0) {
       if (vfs.hitsPoint()) return SQLITE_IOERR_WRITE;
       FaultVfs::Change change;
       change.offset = offset;
       change.data.assign(static_cast<const char*>(data), static_cast<std::size_t>(amount));
-      vfs.incarnations_[static_cast<std::size_t>(ours.incarnation)].pending.push_back(std::move(change));
+      vfs.incarnations_[static_cast<std::size_t>(incarnation)].pending.push_back(std::move(change));
     }
     return real(file)->pMethods->xWrite(real(file), data, amount, offset);
   }
@@ -132,11 +148,12 @@ struct FaultVfsAccess {
     std::lock_guard<std::recursive_mutex> lock(vfs.mutex_);
     if (vfs.counts_.cut) return SQLITE_IOERR_TRUNCATE;
     if (vfs.faultHits(CallKind::Truncate)) return vfs.faultCode(CallKind::Truncate);
-    if (ours.incarnation >= 0) {
+    const int incarnation = tracked(vfs, ours);
+    if (incarnation >= 0) {
       FaultVfs::Change change;
       change.truncate = true;
       change.offset = size;
-      vfs.incarnations_[static_cast<std::size_t>(ours.incarnation)].pending.push_back(std::move(change));
+      vfs.incarnations_[static_cast<std::size_t>(incarnation)].pending.push_back(std::move(change));
     }
     return real(file)->pMethods->xTruncate(real(file), size);
   }
@@ -147,7 +164,8 @@ struct FaultVfsAccess {
     std::lock_guard<std::recursive_mutex> lock(vfs.mutex_);
     if (vfs.counts_.cut) return SQLITE_IOERR_FSYNC;
     if (vfs.faultHits(CallKind::Sync)) return vfs.faultCode(CallKind::Sync);
-    if (ours.incarnation < 0) return SQLITE_OK;  // a temporary file: nothing to keep
+    const int incarnation = tracked(vfs, ours);
+    if (incarnation < 0) return SQLITE_OK;  // a temporary file, or nothing armed: nothing to keep
     if (vfs.hitsPoint()) return SQLITE_IOERR_FSYNC;
     // The real fsync is skipped: what is durable is the model's to say.
     (void)flags;
@@ -159,7 +177,7 @@ struct FaultVfsAccess {
       const int got = real(file)->pMethods->xRead(real(file), &content[0], static_cast<int>(size), 0);
       if (got != SQLITE_OK) content.clear();
     }
-    if (!vfs.plan_.sabotageSyncs) vfs.synced(ours.incarnation, content);
+    if (!vfs.plan_.sabotageSyncs) vfs.synced(incarnation, content);
     if (ours.syncsDirectory) {
       ours.syncsDirectory = false;
       vfs.directorySynced(parentOf(*ours.path));
@@ -244,6 +262,7 @@ struct FaultVfsAccess {
     FaultFile& ours = FaultVfsAccess::file(file);
     ours.vfs = &self;
     ours.incarnation = -1;
+    ours.generation = 0;
     ours.syncsDirectory = false;
     ours.path = nullptr;
     ours.base.pMethods = nullptr;
@@ -259,12 +278,10 @@ struct FaultVfsAccess {
     ours.base.pMethods = methods();
     if (name != nullptr && (flags & SQLITE_OPEN_DELETEONCLOSE) == 0) {
       std::lock_guard<std::recursive_mutex> lock(self.mutex_);
-      if (self.armed_) {
-        ours.path = new std::string(name);
-        ours.incarnation = self.incarnationOf(name);
-        const int journals = SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_SUPER_JOURNAL | SQLITE_OPEN_WAL;
-        ours.syncsDirectory = (flags & SQLITE_OPEN_CREATE) != 0 && (flags & journals) != 0;
-      }
+      ours.path = new std::string(name);
+      const int journals = SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_SUPER_JOURNAL | SQLITE_OPEN_WAL;
+      ours.syncsDirectory = (flags & SQLITE_OPEN_CREATE) != 0 && (flags & journals) != 0;
+      tracked(self, ours);
     }
     return SQLITE_OK;
   }
@@ -364,6 +381,7 @@ void FaultVfs::arm(const Plan& plan) {
   plan_ = plan;
   counts_ = Counts{};
   armed_ = true;
+  ++generation_;
   incarnations_.clear();
   live_.clear();
   entries_.clear();

@@ -147,6 +147,7 @@ class FaultVfs {
   Plan plan_;
   Counts counts_;
   bool armed_ = false;
+  std::uint64_t generation_ = 0;  // counts armings: a file's incarnation holds for one
   std::vector<Incarnation> incarnations_;
   std::map<std::string, int> live_;          // path -> its current incarnation
   std::vector<EntryChange> entries_;         // entry changes not yet made durable by a directory sync
