@@ -70,7 +70,12 @@ std::int64_t openByName(const std::string& directory, bool withBundle, Failure& 
 
 Scenario openByNameScenario(bool withBundle, const std::string& work) {
   Scenario scenario;
-  scenario.name = withBundle ? "open-by-name-copy" : "open-by-name-create";
+  // SQLite's defaults: DELETE at FULL.
+  scenario.name = withBundle ? "open-by-name-copy-journal-delete-full" : "open-by-name-create-journal-delete-full";
+  // A failed directory fsync after the link leaves the name published; the
+  // app's retry opens it, and a cut can then undo an open that returned
+  // (Opening/FileSystem.cpp, publishFile). Reported apart until fixed.
+  scenario.knownDefect = "issue 36 section 1: by-name publish after a failed directory sync";
   // The complete database: the bundle's bytes (copy), or the state a
   // creation without faults makes (create).
   auto expected = std::make_shared<std::string>();
