@@ -158,8 +158,8 @@ int main(int argc, char** argv) {
                 : tally.knownBroken > 0  ? "KNOWN DEFECT"
                                          : "promise held");
     if (scenario.cutMayCorrupt) {
-      std::printf(" (no promise after a cut: %lld of %lld cuts left it damaged)",
-                  static_cast<long long>(tally.damaged), static_cast<long long>(tally.cuts));
+      std::printf(" (no promise after a cut: %lld of %lld cuts left it damaged)", static_cast<long long>(tally.damaged),
+                  static_cast<long long>(tally.cuts));
     } else if (scenario.lossMeasuredOnly || scenario.lossAllowed > 0) {
       std::printf(" (at most %lld acknowledged commits lost)", static_cast<long long>(tally.mostLost));
     }
