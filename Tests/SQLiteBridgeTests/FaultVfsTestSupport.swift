@@ -51,6 +51,14 @@ enum FaultVfs {
     try control.get().writeWithoutTransaction { db in try db.execute("SELECT powerloss_disarm()") }
   }
 
+  /// How many calls the armed fault failed (-1 when the extension answers
+  /// something else).
+  static func faults() throws -> Int64 {
+    let rows = try control.get().writeWithoutTransaction { db in try db.execute("SELECT powerloss_faults() AS n") }
+    guard case .integer(let count)? = rows.first?["n"] else { return -1 }
+    return count
+  }
+
   /// A configuration that opens through the VFS.
   static func configuration() throws -> Configuration {
     try register()

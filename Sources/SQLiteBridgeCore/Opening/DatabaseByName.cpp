@@ -20,35 +20,103 @@ namespace {
 // A relative path SQLite could read as a "file:" URI gets a "./" prefix.
 std::string plainPath(const std::string& path) { return path.empty() || path[0] == '/' ? path : "./" + path; }
 
+// The journal mode `connection` is in ("delete", "wal", ...); empty when it
+// cannot be read (the error is then the connection's).
+std::string journalModeOf(Connection& connection, const char* sql) {
+  std::string mode;
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(connection.db, sql, -1, &stmt, nullptr);
+  if (rc == SQLITE_OK) rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW) {
+    const unsigned char* text = sqlite3_column_text(stmt, 0);
+    if (text != nullptr) mode = reinterpret_cast<const char*>(text);
+  } else {
+    connection.failFromSQLite(rc == SQLITE_OK || rc == SQLITE_DONE ? SQLITE_ERROR : rc, sql);
+  }
+  sqlite3_finalize(stmt);
+  return mode;
+}
+
+// After the creation script committed: moves whatever it left outside the
+// main file back into it. A script may switch to WAL (or a VFS may refuse
+// the lock the checkpoint at close needs): then committed pages sit in the
+// -wal, which closing does not report, and publishing the main file alone
+// would publish a database without them. Switching to "delete" checkpoints
+// the WAL and removes it, or fails. Sets `scriptMode` to the mode the
+// script left ("wal" must be applied again after publishing: it is the
+// only mode the file keeps).
+bool moveEverythingIntoMainFile(Connection& connection, std::string& scriptMode) {
+  scriptMode = journalModeOf(connection, "PRAGMA journal_mode");
+  if (scriptMode.empty()) return false;
+  if (scriptMode == "delete") return true;
+  const std::string kept = journalModeOf(connection, "PRAGMA journal_mode = DELETE");
+  if (kept == "delete") return true;
+  if (!kept.empty()) {
+    connection.fail(SQLITE_ERROR, "journal_mode \"delete\" was asked, and SQLite kept \"" + kept + "\"",
+                    "PRAGMA journal_mode = DELETE");
+  }
+  connection.error.message = "cannot move the created database's " + scriptMode + " journal into its main file (" +
+                             connection.error.message + ")";
+  return false;
+}
+
 // Creates the database at a temporary path, runs `createSQL` in one
-// transaction, and publishes the finished file as `target`. A failure
-// removes the temporary files, so `target` never exists half-made.
+// transaction, and publishes the finished file as `target`: only once every
+// page the script committed is in the main file (no -wal or -journal left)
+// and that file is synced, whatever the configured journal mode and
+// synchronous level. The creation runs in a rollback journal ("delete");
+// the configured mode is applied by the open that follows. A failure
+// removes the temporary files, so `target` never exists half-made, and the
+// next open tries again. Sets `scriptMode` to the journal mode the script
+// left the connection in.
 bool createDatabase(Connection& connection, const std::string& target, const std::string& createSQL,
-                    const Configuration& configuration) {
+                    const Configuration& configuration, std::string& scriptMode) {
   const std::string temporary = temporaryPath(parentDirectory(target));
-  if (!openConnection(connection, plainPath(temporary), OpenMode::ReadWriteCreate, configuration)) {
+  Configuration creating = configuration;
+  creating.journalMode = JournalMode::Delete;
+  if (!openConnection(connection, plainPath(temporary), OpenMode::ReadWriteCreate, creating)) {
     connection.error.message = "cannot create the database " + target + " (" + connection.error.message + ")";
     removeDatabaseFiles(temporary);
     return false;
   }
   bool ok = runScript(connection, "BEGIN IMMEDIATE") && runScript(connection, createSQL);
   if (ok && sqlite3_get_autocommit(connection.db) == 0) ok = runScript(connection, "COMMIT");
+  ok = ok && moveEverythingIntoMainFile(connection, scriptMode);
   const Error failure = connection.error;  // closing must not lose it
   connection.close();
+  if (ok) {
+    // Closing a connection in "delete" mode leaves no companion file; one
+    // that is there holds pages the main file lacks (or a journal a crash
+    // would need), so the main file alone is not the database.
+    for (const char* suffix : {"-wal", "-journal"}) {
+      if (pathExists(temporary + suffix)) {
+        removeDatabaseFiles(temporary);
+        return connection.fail(SQLITE_IOERR,
+                               "the created database " + target + " still has a " + (suffix + 1) +
+                                   " file after closing, so its main file may lack what the creation script wrote; "
+                                   "nothing was published",
+                               std::string());
+      }
+    }
+  }
   if (!ok) {
     connection.error = failure;
     removeDatabaseFiles(temporary);
     return false;
   }
+  // SQLite syncs at commit only as `synchronous` asks (never when "off"):
+  // the file is synced here, so a name never points at a file a power cut
+  // can cut short.
   FileFailure problem;
+  if (!syncFile(temporary, problem)) {
+    removeDatabaseFiles(temporary);
+    return connection.fail(problem.code, describeStorageFailure(problem.code, problem.message), std::string());
+  }
   bool ours = false;
   if (!publishFile(temporary, target, ours, problem)) {
     removeDatabaseFiles(temporary);
     return connection.fail(problem.code, describeStorageFailure(problem.code, problem.message), std::string());
   }
-  // A script that commits and then sets journal_mode PERSIST or TRUNCATE
-  // leaves the temporary's journal behind after closing (committed, so not
-  // hot); the published file never reads it under its new name.
   removeDatabaseFiles(temporary);
   return true;
 }
@@ -136,6 +204,7 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
     }
     const std::string target = joinPath(documents, name);
     bool copiedHere = false;  // the file at target is the copy this call made
+    std::string scriptMode;   // the journal mode a creation script left
     if (!pathExists(target) && configuration.readOnly) {
       return connection.fail(
           SQLITE_CANTOPEN,
@@ -156,12 +225,17 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
               describeStorageFailure(problem.code, "cannot copy the bundled database: " + problem.message),
               std::string());
         }
-      } else if (!createDatabase(connection, target, createSQL, configuration)) {
+      } else if (!createDatabase(connection, target, createSQL, configuration, scriptMode)) {
         return false;
       }
     }
+    // A script that switched the new database to WAL keeps it in WAL, as it
+    // would have been had it been created in place; a configured journal
+    // mode wins.
+    Configuration opening = configuration;
+    if (scriptMode == "wal" && !opening.journalMode) opening.journalMode = JournalMode::Wal;
     if (!openConnection(connection, plainPath(target),
-                        configuration.readOnly ? OpenMode::ReadOnly : OpenMode::ReadWrite, configuration)) {
+                        configuration.readOnly ? OpenMode::ReadOnly : OpenMode::ReadWrite, opening)) {
       // A bundled file that is no database must not stay behind as the
       // writable copy, or every later open would fail the same way. Only the
       // copy this call published is removed, and only when it is no

@@ -59,17 +59,31 @@ bool removeFile(const std::string& path) noexcept {
   return observed(FileOperation{FileOperation::Kind::Remove, path}, [&] { return ::unlink(path.c_str()) == 0; });
 }
 
+// Makes what was written to `fd` durable. On Apple platforms fsync only
+// hands the data to the drive, whose cache may still lose it at a power
+// cut; F_FULLFSYNC asks the drive to write its cache out too (falling back
+// to fsync on file systems that do not support it, as SQLite does).
+bool syncDescriptor(int fd) noexcept {
+#if defined(__APPLE__)
+  if (::fcntl(fd, F_FULLFSYNC) == 0) return true;
+#endif
+  return ::fsync(fd) == 0;
+}
+
+// fsync of the file or directory at `path`, opened read-only for it.
+bool syncPath(const std::string& path) noexcept {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return false;
+  const bool synced = syncDescriptor(fd);
+  const int reason = errno;
+  ::close(fd);
+  errno = reason;
+  return synced;
+}
+
 // Makes a rename or link durable: fsync the directory that holds it.
 bool syncDirectory(const std::string& directory) noexcept {
-  return observed(FileOperation{FileOperation::Kind::SyncDirectory, directory}, [&] {
-    const int fd = ::open(directory.c_str(), O_RDONLY);
-    if (fd < 0) return false;
-    const bool synced = ::fsync(fd) == 0;
-    const int reason = errno;
-    ::close(fd);
-    errno = reason;
-    return synced;
-  });
+  return observed(FileOperation{FileOperation::Kind::SyncDirectory, directory}, [&] { return syncPath(directory); });
 }
 
 const char kTemporaryPrefix[] = ".sqlitebridge-";
@@ -243,7 +257,7 @@ bool copyFileAtomically(const std::string& source, const std::string& destinatio
         break;
       }
     }
-    if (ok && !observed(FileOperation{FileOperation::Kind::Sync, temporary}, [&] { return ::fsync(out) == 0; })) {
+    if (ok && !observed(FileOperation{FileOperation::Kind::Sync, temporary}, [&] { return syncDescriptor(out); })) {
       ok = fail(failure, SQLITE_IOERR_FSYNC, "cannot sync", temporary);
     }
     ::close(in);
@@ -253,6 +267,16 @@ bool copyFileAtomically(const std::string& source, const std::string& destinatio
       return false;
     }
     return publishFile(temporary, destination, ours, failure);
+  } catch (...) {
+    failure = FileFailure{SQLITE_NOMEM, "out of memory"};
+    return false;
+  }
+}
+
+bool syncFile(const std::string& path, FileFailure& failure) noexcept {
+  try {
+    if (observed(FileOperation{FileOperation::Kind::Sync, path}, [&] { return syncPath(path); })) return true;
+    return fail(failure, SQLITE_IOERR_FSYNC, "cannot sync", path);
   } catch (...) {
     failure = FileFailure{SQLITE_NOMEM, "out of memory"};
     return false;

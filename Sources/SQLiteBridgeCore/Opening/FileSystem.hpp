@@ -30,12 +30,10 @@ struct FileFailure {
 };
 
 /// Copies `source` to a new temporary file next to `destination`, fsyncs
-/// it, and publishes it under `destination` without replacing a file that
-/// appeared there meanwhile (then the copy is discarded). The new file gets
-/// mode 0644 narrowed by the umask. On success `ours` says whether this
-/// copy became `destination` (false: another process published one first,
-/// and that one is there). On failure nothing is left behind and `failure`
-/// says why; returns false.
+/// it (F_FULLFSYNC on Apple platforms, as every sync of the core), and publishes it under `destination` without
+/// replacing a file that appeared there meanwhile (then the copy is discarded). The new file gets mode 0644 narrowed by
+/// the umask. On success `ours` says whether this copy became `destination` (false: another process published one
+/// first, and that one is there). On failure nothing is left behind and `failure` says why; returns false.
 bool copyFileAtomically(const std::string& source, const std::string& destination, bool& ours,
                         FileFailure& failure) noexcept;
 /// Publishes the finished file `temporary` as `destination` as
@@ -44,6 +42,10 @@ bool copyFileAtomically(const std::string& source, const std::string& destinatio
 /// directory. Returns false with `failure` set on failure.
 bool publishFile(const std::string& temporary, const std::string& destination, bool& ours,
                  FileFailure& failure) noexcept;
+/// Makes the content of the file at `path` durable: fsync (F_FULLFSYNC on
+/// Apple platforms, where fsync leaves it in the drive's cache). Returns
+/// false with `failure` set (SQLITE_IOERR_FSYNC for an I/O error) on failure.
+bool syncFile(const std::string& path, FileFailure& failure) noexcept;
 /// Removes a database file and its -journal, -wal and -shm companions.
 void removeDatabaseFiles(const std::string& path) noexcept;
 /// Removes from `directory` the temporary files (names `temporaryPath`

@@ -336,6 +336,12 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
         sqlite3_exec(db, levels[synchronousLevel(*configuration.synchronous)], nullptr, nullptr, nullptr);
     if (synchronousRc != SQLITE_OK) return failOpen(connection, synchronousRc, path);
   }
+  // Open option fullFsync: SQLite's default is off everywhere.
+  if (configuration.fullFsync) {
+    const int fullFsyncRc =
+        sqlite3_exec(db, "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON", nullptr, nullptr, nullptr);
+    if (fullFsyncRc != SQLITE_OK) return failOpen(connection, fullFsyncRc, path);
+  }
   // Open option autoCheckpointPages (after the journal mode; it matters in
   // WAL only). 0 turns automatic checkpoints off.
   if (configuration.autoCheckpointPages >= 0) {

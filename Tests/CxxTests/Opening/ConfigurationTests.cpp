@@ -89,3 +89,39 @@ TEST_F(ConfigurationAtOpen, ReadOnlyByNameNeitherCopiesNorCreatesButOpensAnExist
   EXPECT_FALSE(db.execute("DELETE FROM t"));
   EXPECT_EQ(db.lastError().resultCode(), ResultCode::ReadOnly);
 }
+
+// Configuration::fullFsync (issue 36): on by default on Apple platforms,
+// where fsync leaves data in the drive's cache, off elsewhere; when on,
+// every connection (by path, by name, a queue's, a pool's writer and
+// readers) has PRAGMA fullfsync and checkpoint_fullfsync set at open.
+TEST(ConfigurationDefaults, FullFsyncIsOnByDefaultOnApplePlatformsOnly) {
+#if defined(__APPLE__)
+  EXPECT_TRUE(Configuration().fullFsync);
+#else
+  EXPECT_FALSE(Configuration().fullFsync);
+#endif
+}
+
+TEST_F(ConfigurationAtOpen, FullFsyncSetsBothPragmasOnEveryConnection) {
+  const std::string both =
+      "SELECT (SELECT fullfsync FROM pragma_fullfsync) || (SELECT checkpoint_fullfsync FROM "
+      "pragma_checkpoint_fullfsync)";
+  for (bool on : {true, false}) {
+    Configuration configuration;
+    configuration.fullFsync = on;
+    const std::string expected = on ? "11" : "00";
+    Database byPath = Database::open(root_ / (on ? "on.db" : "off.db"), configuration);
+    ASSERT_TRUE(byPath.isOpen()) << byPath.error();
+    EXPECT_EQ(scalarText(byPath, both), expected);
+    Database byName(on ? "name-on.db" : "name-off.db", "CREATE TABLE t(x)", location(), configuration);
+    ASSERT_TRUE(byName.isOpen()) << byName.error();
+    EXPECT_EQ(scalarText(byName, both), expected);
+    sqlitebridge::DatabaseQueue queue(root_ / "queue.db", configuration);
+    ASSERT_TRUE(queue.isOpen()) << queue.openError().message;
+    EXPECT_EQ(queue.read([&](Database& db) { return scalarText(db, both); }), expected);
+    sqlitebridge::DatabasePool pool(root_ / "pool.db", configuration);
+    ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
+    EXPECT_EQ(pool.writeWithoutTransaction([&](Database& db) { return scalarText(db, both); }), expected);
+    EXPECT_EQ(pool.read([&](Database& db) { return scalarText(db, both); }), expected);
+  }
+}

@@ -20,6 +20,37 @@ struct ConfigurationTests {
     #expect(defaults.maximumReaderCount == 5)
   }
 
+  /// `fullFsync` (issue 36): the core's default, on on Apple platforms only;
+  /// when on, every connection has `PRAGMA fullfsync` and
+  /// `checkpoint_fullfsync` set at open.
+  @Test func fullFsyncIsOnByDefaultOnApplePlatformsOnlyAndSetsBothPragmas() throws {
+    #if canImport(Darwin)
+      #expect(Configuration().fullFsync)
+    #else
+      #expect(!Configuration().fullFsync)
+    #endif
+    let both =
+      "SELECT (SELECT fullfsync FROM pragma_fullfsync) || (SELECT checkpoint_fullfsync FROM pragma_checkpoint_fullfsync) AS both"
+    try withLocationDirectories { _, documents, _ in
+      for on in [true, false] {
+        var configuration = Configuration()
+        configuration.fullFsync = on
+        let expected: [[String: DatabaseValue]] = [["both": .text(on ? "11" : "00")]]
+        let byPath = try Database(path: documents + "/\(on).db", configuration: configuration)
+        #expect(try byPath.execute(both) == expected)
+        let byName = try Database(
+          name: "name-\(on).db", createSQL: "CREATE TABLE t(x)",
+          location: DatabaseLocation(documentsDirectory: documents), configuration: configuration)
+        #expect(try byName.execute(both) == expected)
+        let queue = try DatabaseQueue(path: documents + "/queue.db", configuration: configuration)
+        #expect(try queue.read { try $0.execute(both) } == expected)
+        let pool = try DatabasePool(path: documents + "/pool.db", configuration: configuration)
+        #expect(try pool.read { try $0.execute(both) } == expected)
+        #expect(try pool.writeWithoutTransaction { try $0.execute(both) } == expected)
+      }
+    }
+  }
+
   @Test func foreignKeysAreEnforcedByDefaultAndOffWhenAsked() throws {
     try withLocationDirectories { _, documents, _ in
       let location = DatabaseLocation(documentsDirectory: documents)
