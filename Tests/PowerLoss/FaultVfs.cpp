@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -28,13 +29,23 @@ const char* callKindName(CallKind kind) {
       return "truncate";
     case CallKind::Lock:
       return "lock";
+    case CallKind::Unlock:
+      return "unlock";
+    case CallKind::FileSize:
+      return "filesize";
+    case CallKind::Open:
+      return "open";
+    case CallKind::Delete:
+      return "delete";
+    case CallKind::Access:
+      return "access";
+    case CallKind::Shm:
+      return "shm";
   }
   return "?";
 }
 
 namespace {
-
-constexpr int kSector = 512;
 
 std::string parentOf(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
@@ -65,14 +76,28 @@ bool writeWholeFile(const std::string& path, const std::string& content) {
     if (put <= 0) break;
     done += static_cast<std::size_t>(put);
   }
-  ::fsync(fd);
+  // No fsync: the machine is not really losing power, and the next reader is
+  // in this process.
   ::close(fd);
   return done == content.size();
 }
 
-void applyWrite(std::string& content, std::int64_t offset, const char* data, std::size_t size) {
-  const std::size_t at = static_cast<std::size_t>(offset);
-  if (content.size() < at + size) content.resize(at + size, '\0');
+// `size` bytes of garbage (what a sector never written, or torn, may hold).
+std::string garbage(std::mt19937_64& random, std::size_t size) {
+  std::string bytes(size, '\0');
+  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(random() & 0xff);
+  return bytes;
+}
+
+// Makes `content` at least `size` long, the space it grows into garbage.
+void growWithGarbage(std::string& content, std::size_t size, std::mt19937_64& random) {
+  if (content.size() < size) content += garbage(random, size - content.size());
+}
+
+// Puts `size` bytes of `data` at `at` (the file growing with garbage up to it).
+void put(std::string& content, std::size_t at, const char* data, std::size_t size, std::mt19937_64& random) {
+  growWithGarbage(content, at, random);
+  if (content.size() < at + size) content.resize(at + size);
   std::memcpy(&content[at], data, size);
 }
 
@@ -82,13 +107,28 @@ void applyWrite(std::string& content, std::int64_t offset, const char* data, std
 struct FaultFile {
   sqlite3_file base;
   FaultVfs* vfs;
-  int incarnation;      // -1: not tracked (a temporary file without a name)
-  bool syncsDirectory;  // the default VFS syncs the directory at this file's first sync
-  std::string* path;    // owned; null when untracked
+  int incarnation;           // in the arming `generation`; -1: not tracked yet
+  std::uint64_t generation;  // the arming `incarnation` belongs to
+  bool syncsDirectory;       // the default VFS syncs the directory at this file's first sync
+  std::string* path;         // owned; null for a file never tracked (a temporary without a name)
   sqlite3_file* real() { return reinterpret_cast<sqlite3_file*>(this + 1); }
 };
 
 struct FaultVfsAccess {
+  // The file's incarnation in the current arming (the mutex held), or -1
+  // when nothing is armed or the file is never tracked. A file opened under
+  // an earlier arming (or before any) is taken up at its first call under
+  // this one, as durable as it is on disk then: an arming forgets every
+  // incarnation, so an index from an earlier one names another file, or none.
+  static int tracked(FaultVfs& vfs, FaultFile& ours) {
+    if (!vfs.armed_ || ours.path == nullptr) return -1;
+    if (ours.generation != vfs.generation_ || ours.incarnation < 0) {
+      ours.incarnation = vfs.incarnationOf(*ours.path);
+      ours.generation = vfs.generation_;
+    }
+    return ours.incarnation;
+  }
+
   static FaultVfs& of(sqlite3_file* file) { return *reinterpret_cast<FaultFile*>(file)->vfs; }
   static FaultFile& file(sqlite3_file* file) { return *reinterpret_cast<FaultFile*>(file); }
   static sqlite3_file* real(sqlite3_file* file) { return reinterpret_cast<FaultFile*>(file)->real(); }
@@ -116,12 +156,13 @@ struct FaultVfsAccess {
     std::lock_guard<std::recursive_mutex> lock(vfs.mutex_);
     if (vfs.counts_.cut) return SQLITE_IOERR_WRITE;
     if (vfs.faultHits(CallKind::Write)) return vfs.faultCode(CallKind::Write);
-    if (ours.incarnation >= 0) {
+    const int incarnation = tracked(vfs, ours);
+    if (incarnation >= 0) {
       if (vfs.hitsPoint()) return SQLITE_IOERR_WRITE;
       FaultVfs::Change change;
       change.offset = offset;
       change.data.assign(static_cast<const char*>(data), static_cast<std::size_t>(amount));
-      vfs.incarnations_[static_cast<std::size_t>(ours.incarnation)].pending.push_back(std::move(change));
+      vfs.incarnations_[static_cast<std::size_t>(incarnation)].pending.push_back(std::move(change));
     }
     return real(file)->pMethods->xWrite(real(file), data, amount, offset);
   }
@@ -132,11 +173,12 @@ struct FaultVfsAccess {
     std::lock_guard<std::recursive_mutex> lock(vfs.mutex_);
     if (vfs.counts_.cut) return SQLITE_IOERR_TRUNCATE;
     if (vfs.faultHits(CallKind::Truncate)) return vfs.faultCode(CallKind::Truncate);
-    if (ours.incarnation >= 0) {
+    const int incarnation = tracked(vfs, ours);
+    if (incarnation >= 0) {
       FaultVfs::Change change;
       change.truncate = true;
       change.offset = size;
-      vfs.incarnations_[static_cast<std::size_t>(ours.incarnation)].pending.push_back(std::move(change));
+      vfs.incarnations_[static_cast<std::size_t>(incarnation)].pending.push_back(std::move(change));
     }
     return real(file)->pMethods->xTruncate(real(file), size);
   }
@@ -147,7 +189,8 @@ struct FaultVfsAccess {
     std::lock_guard<std::recursive_mutex> lock(vfs.mutex_);
     if (vfs.counts_.cut) return SQLITE_IOERR_FSYNC;
     if (vfs.faultHits(CallKind::Sync)) return vfs.faultCode(CallKind::Sync);
-    if (ours.incarnation < 0) return SQLITE_OK;  // a temporary file: nothing to keep
+    const int incarnation = tracked(vfs, ours);
+    if (incarnation < 0) return SQLITE_OK;  // a temporary file, or nothing armed: nothing to keep
     if (vfs.hitsPoint()) return SQLITE_IOERR_FSYNC;
     // The real fsync is skipped: what is durable is the model's to say.
     (void)flags;
@@ -159,7 +202,7 @@ struct FaultVfsAccess {
       const int got = real(file)->pMethods->xRead(real(file), &content[0], static_cast<int>(size), 0);
       if (got != SQLITE_OK) content.clear();
     }
-    if (!vfs.plan_.sabotageSyncs) vfs.synced(ours.incarnation, content);
+    if (!vfs.plan_.sabotageSyncs) vfs.synced(incarnation, content);
     if (ours.syncsDirectory) {
       ours.syncsDirectory = false;
       vfs.directorySynced(parentOf(*ours.path));
@@ -167,7 +210,15 @@ struct FaultVfsAccess {
     return rc;
   }
 
+  // Fails the call when the armed fault says so (the mutex taken); else 0.
+  static int refused(sqlite3_file* file, CallKind kind) {
+    FaultVfs& vfs = of(file);
+    std::lock_guard<std::recursive_mutex> guard(vfs.mutex_);
+    return vfs.faultHits(kind) ? vfs.faultCode(kind) : 0;
+  }
+
   static int fileSize(sqlite3_file* file, sqlite3_int64* size) {
+    if (const int rc = refused(file, CallKind::FileSize)) return rc;
     return real(file)->pMethods->xFileSize(real(file), size);
   }
   static int lock(sqlite3_file* file, int level) {
@@ -178,18 +229,32 @@ struct FaultVfsAccess {
     }
     return real(file)->pMethods->xLock(real(file), level);
   }
-  static int unlock(sqlite3_file* file, int level) { return real(file)->pMethods->xUnlock(real(file), level); }
+  static int unlock(sqlite3_file* file, int level) {
+    if (const int rc = refused(file, CallKind::Unlock)) return rc;
+    return real(file)->pMethods->xUnlock(real(file), level);
+  }
   static int checkReservedLock(sqlite3_file* file, int* out) {
     return real(file)->pMethods->xCheckReservedLock(real(file), out);
   }
   static int fileControl(sqlite3_file* file, int op, void* argument) {
     return real(file)->pMethods->xFileControl(real(file), op, argument);
   }
-  static int sectorSize(sqlite3_file* file) { return real(file)->pMethods->xSectorSize(real(file)); }
+  // The plan's disk, never the host's.
+  static int sectorSize(sqlite3_file* file) {
+    FaultVfs& vfs = of(file);
+    std::lock_guard<std::recursive_mutex> guard(vfs.mutex_);
+    return vfs.plan_.sectorSize;
+  }
   static int deviceCharacteristics(sqlite3_file* file) {
-    return real(file)->pMethods->xDeviceCharacteristics(real(file));
+    FaultVfs& vfs = of(file);
+    std::lock_guard<std::recursive_mutex> guard(vfs.mutex_);
+    return vfs.plan_.powersafeOverwrite ? SQLITE_IOCAP_POWERSAFE_OVERWRITE : 0;
   }
   static int shmMap(sqlite3_file* file, int region, int size, int extend, void volatile** out) {
+    if (const int rc = refused(file, CallKind::Shm)) {
+      *out = nullptr;
+      return rc;
+    }
     return real(file)->pMethods->xShmMap(real(file), region, size, extend, out);
   }
   static int shmLock(sqlite3_file* file, int offset, int n, int flags) {
@@ -244,26 +309,36 @@ struct FaultVfsAccess {
     FaultFile& ours = FaultVfsAccess::file(file);
     ours.vfs = &self;
     ours.incarnation = -1;
+    ours.generation = 0;
     ours.syncsDirectory = false;
     ours.path = nullptr;
     ours.base.pMethods = nullptr;
     {
       std::lock_guard<std::recursive_mutex> lock(self.mutex_);
+      if (self.faultHits(CallKind::Open)) return SQLITE_CANTOPEN;
       if (self.counts_.cut && (flags & SQLITE_OPEN_CREATE) != 0) {
         struct stat info;
         if (name == nullptr || ::stat(name, &info) != 0) return SQLITE_CANTOPEN;
       }
     }
+    // Whether the open makes the file (a new directory entry, not durable
+    // until its directory is synced).
+    struct stat before;
+    const bool existed = name == nullptr || ::stat(name, &before) == 0;
     const int rc = self.base_->xOpen(self.base_, name, ours.real(), flags, outFlags);
     if (rc != SQLITE_OK) return rc;
     ours.base.pMethods = methods();
     if (name != nullptr && (flags & SQLITE_OPEN_DELETEONCLOSE) == 0) {
       std::lock_guard<std::recursive_mutex> lock(self.mutex_);
-      if (self.armed_) {
-        ours.path = new std::string(name);
-        ours.incarnation = self.incarnationOf(name);
-        const int journals = SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_SUPER_JOURNAL | SQLITE_OPEN_WAL;
-        ours.syncsDirectory = (flags & SQLITE_OPEN_CREATE) != 0 && (flags & journals) != 0;
+      ours.path = new std::string(name);
+      const int journals = SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_SUPER_JOURNAL | SQLITE_OPEN_WAL;
+      ours.syncsDirectory = (flags & SQLITE_OPEN_CREATE) != 0 && (flags & journals) != 0;
+      if (!existed && self.armed_) {
+        self.ownCreated(name);
+        ours.incarnation = self.live_[name];
+        ours.generation = self.generation_;
+      } else {
+        tracked(self, ours);
       }
     }
     return SQLITE_OK;
@@ -273,7 +348,9 @@ struct FaultVfsAccess {
     FaultVfs& self = *static_cast<FaultVfs*>(vfs->pAppData);
     std::lock_guard<std::recursive_mutex> lock(self.mutex_);
     if (self.counts_.cut) return SQLITE_IOERR_DELETE;
-    const int rc = self.base_->xDelete(self.base_, name, syncDirectory);
+    if (self.faultHits(CallKind::Delete)) return SQLITE_IOERR_DELETE;
+    // Armed, the model syncs the directory; the real one need not be.
+    const int rc = self.base_->xDelete(self.base_, name, self.armed_ ? 0 : syncDirectory);
     if (self.armed_) {
       auto live = self.live_.find(name);
       if (live != self.live_.end()) {
@@ -286,8 +363,12 @@ struct FaultVfsAccess {
   }
 
   static int access(sqlite3_vfs* vfs, const char* name, int flags, int* out) {
-    sqlite3_vfs* base = static_cast<FaultVfs*>(vfs->pAppData)->base_;
-    return base->xAccess(base, name, flags, out);
+    FaultVfs& self = *static_cast<FaultVfs*>(vfs->pAppData);
+    {
+      std::lock_guard<std::recursive_mutex> lock(self.mutex_);
+      if (self.faultHits(CallKind::Access)) return SQLITE_IOERR_ACCESS;
+    }
+    return self.base_->xAccess(self.base_, name, flags, out);
   }
   static int fullPathname(sqlite3_vfs* vfs, const char* name, int size, char* out) {
     sqlite3_vfs* base = static_cast<FaultVfs*>(vfs->pAppData)->base_;
@@ -364,6 +445,7 @@ void FaultVfs::arm(const Plan& plan) {
   plan_ = plan;
   counts_ = Counts{};
   armed_ = true;
+  ++generation_;
   incarnations_.clear();
   live_.clear();
   entries_.clear();
@@ -447,6 +529,7 @@ void FaultVfs::applyEntry(const EntryChange& change) {
 
 void FaultVfs::directorySynced(const std::string& directory) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (plan_.sabotageDirectories) return;
   std::vector<EntryChange> left;
   for (EntryChange& change : entries_) {
     if (parentOf(change.path) == directory) {
@@ -521,10 +604,15 @@ void FaultVfs::ownRemoved(const std::string& path) {
   live_.erase(live);
 }
 
+bool FaultVfs::cutFor(std::int64_t point) const {
+  if (plan_.mode == Plan::Mode::PowerCut) return point == plan_.at;
+  return plan_.mode == Plan::Mode::Fault && plan_.cutAt > 0 && point == plan_.cutAt;
+}
+
 bool FaultVfs::hitsPoint() {
   if (!armed_) return false;
   ++counts_.points;
-  if (plan_.mode == Plan::Mode::PowerCut && counts_.points == plan_.at) {
+  if (cutFor(counts_.points)) {
     counts_.cut = true;
     return true;
   }
@@ -536,6 +624,7 @@ bool FaultVfs::faultHits(CallKind kind) {
   const std::int64_t call = ++counts_.calls[static_cast<int>(kind)];
   if (plan_.mode != Plan::Mode::Fault || plan_.kind != kind) return false;
   if (call == plan_.at || (plan_.persistent && call > plan_.at)) {
+    if (counts_.faults == 0) counts_.pointsAtFault = counts_.points;
     ++counts_.faults;
     return true;
   }
@@ -556,26 +645,48 @@ int FaultVfs::faultCode(CallKind kind) const {
       return SQLITE_IOERR_TRUNCATE;
     case CallKind::Lock:
       return SQLITE_IOERR_LOCK;
+    case CallKind::Unlock:
+      return SQLITE_IOERR_UNLOCK;
+    case CallKind::FileSize:
+      return SQLITE_IOERR_FSTAT;
+    case CallKind::Open:
+      return SQLITE_CANTOPEN;
+    case CallKind::Delete:
+      return SQLITE_IOERR_DELETE;
+    case CallKind::Access:
+      return SQLITE_IOERR_ACCESS;
+    case CallKind::Shm:
+      return SQLITE_IOERR_SHMMAP;
   }
   return SQLITE_IOERR;
 }
 
 std::string FaultVfs::materialize() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  std::mt19937_64 random(plan_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(plan_.at));
-  // Unsynced directory entries: a prefix survives.
+  std::mt19937_64 random(plan_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(plan_.at) +
+                         static_cast<std::uint64_t>(plan_.cutAt) * 31);
+  // Unsynced directory entries: each name keeps a prefix of its own changes
+  // (a rename belongs to both its names), independently of other names.
   std::map<std::string, int> finalEntry;  // every path seen: the incarnation on disk, or -1
   for (const Incarnation& incarnation : incarnations_) finalEntry[incarnation.path] = -1;
+  std::map<std::string, bool> brokenName;  // a change of this name was lost: so are its later ones
+  std::size_t entriesLost = 0;
   for (const EntryChange& change : entries_) {
     finalEntry[change.path] = -1;
     if (!change.target.empty()) finalEntry[change.target] = -1;
+    const bool blocked = brokenName[change.path] || (!change.target.empty() && brokenName[change.target]);
+    if (!blocked && random() % 2 == 0) {
+      applyEntry(change);
+    } else {
+      ++entriesLost;
+      brokenName[change.path] = true;
+      if (!change.target.empty()) brokenName[change.target] = true;
+    }
   }
-  const std::size_t surviving = entries_.empty() ? 0 : static_cast<std::size_t>(random() % (entries_.size() + 1));
-  for (std::size_t i = 0; i < surviving; ++i) applyEntry(entries_[i]);
-  const std::size_t entriesLost = entries_.size() - surviving;
   for (const auto& entry : durableEntry_) finalEntry[entry.first] = entry.second;
 
-  std::size_t kept = 0, dropped = 0, torn = 0, removed = 0, rewritten = 0;
+  const std::size_t sector = static_cast<std::size_t>(plan_.sectorSize > 0 ? plan_.sectorSize : 512);
+  std::size_t kept = 0, dropped = 0, torn = 0, grown = 0, garbled = 0, removed = 0, rewritten = 0;
   for (const auto& entry : finalEntry) {
     if (entry.second < 0) {
       if (::unlink(entry.first.c_str()) == 0) ++removed;
@@ -594,16 +705,52 @@ std::string FaultVfs::materialize() {
         }
         continue;
       }
-      const std::size_t sectors = (change.data.size() + kSector - 1) / kSector;
-      if (fate == 1) {
-        ++dropped;
-      } else if (fate == 2 && sectors >= 2) {
-        const std::size_t written = 1 + static_cast<std::size_t>(random() % (sectors - 1));
-        applyWrite(content, change.offset, change.data.data(), written * kSector);
+      const std::size_t at = static_cast<std::size_t>(change.offset);
+      const std::size_t end = at + change.data.size();
+      const std::size_t oldSize = content.size();
+      const std::size_t first = at / sector;                 // the sectors the write covers
+      const std::size_t last = (end + sector - 1) / sector;  // one past
+      if (fate == 0 || (fate == 2 && last - first < 2)) {
+        put(content, at, change.data.data(), change.data.size(), random);
+        ++kept;
+        continue;
+      }
+      // Not all of it reached the disk: the sectors in [keepFrom, keepTo) did.
+      std::size_t keepFrom = first, keepTo = first;
+      if (fate == 2) {
+        const std::size_t count = 1 + static_cast<std::size_t>(random() % (last - first - 1));
+        if (random() % 2 == 0) {
+          keepTo = first + count;  // a prefix of its sectors
+        } else {
+          keepFrom = last - count;  // a suffix
+          keepTo = last;
+        }
         ++torn;
       } else {
-        applyWrite(content, change.offset, change.data.data(), change.data.size());
-        ++kept;
+        ++dropped;
+      }
+      const std::size_t from = std::max(at, keepFrom * sector);
+      const std::size_t to = std::min(end, keepTo * sector);
+      if (from < to) put(content, from, change.data.data() + (from - at), to - from, random);
+      // An append: the size may have reached the disk before the data.
+      if (end > content.size() && random() % 2 == 0) {
+        growWithGarbage(content, end, random);
+        ++grown;
+      }
+      // Without powersafe overwrite, a sector the write only partly covered
+      // and did not finish may be garbage through, old bytes included.
+      if (!plan_.powersafeOverwrite) {
+        for (const std::size_t partial : {first, last - 1}) {
+          const bool covered = partial >= keepFrom && partial < keepTo;
+          const bool whole = partial * sector >= at && (partial + 1) * sector <= end;
+          if (covered || whole || partial * sector >= std::min(oldSize, content.size())) continue;
+          if (random() % 2 != 0) continue;
+          const std::size_t start = partial * sector;
+          const std::size_t size = std::min(sector, content.size() - start);
+          content.replace(start, size, garbage(random, size));
+          ++garbled;
+          if (first == last - 1) break;
+        }
       }
     }
     if (writeWholeFile(entry.first, content)) ++rewritten;
@@ -613,7 +760,8 @@ std::string FaultVfs::materialize() {
   plan_ = Plan{};
   return "files rewritten " + std::to_string(rewritten) + ", removed " + std::to_string(removed) +
          "; unsynced writes kept " + std::to_string(kept) + ", dropped " + std::to_string(dropped) + ", torn " +
-         std::to_string(torn) + "; directory entries lost " + std::to_string(entriesLost);
+         std::to_string(torn) + ", left the file longer " + std::to_string(grown) + ", garbled a sector " +
+         std::to_string(garbled) + "; directory changes lost " + std::to_string(entriesLost);
 }
 
 }  // namespace powerloss

@@ -1,7 +1,10 @@
 // The power-loss harness: runs each scenario once to count its points (writes
 // and syncs) and calls, then cuts the power at every point (or a seeded
-// sample) and fails calls one at a time, and checks each scenario's promise
-// on what is left.
+// sample), half the time cutting again during the recovery that follows
+// (the reopen through the same VFS), and fails calls one at a time, each
+// fault followed by a cut later in the run (or after it); and checks each
+// scenario's promise on what is left. Every scenario runs on two disks:
+// 512-byte sectors without and with powersafe overwrite.
 #pragma once
 
 #include <cstdint>
@@ -21,24 +24,35 @@ struct Options {
   std::vector<std::string> scenarios;  // empty: all
   std::string work;                    // a folder for the scenarios' files
   bool faults = true;                  // also run the I/O fault sweep
-  bool sabotageSyncs = false;          // the harness's self-test: syncs make nothing durable
+  bool sabotageSyncs = false;          // the harness's self-test: file syncs make nothing durable
+  bool sabotageDirectories = false;    // the harness's self-test: directory syncs make nothing durable
   bool verbose = false;
 };
 
 /// What one scenario's runs found.
 struct Tally {
   std::string scenario;
-  std::int64_t points = 0;  // points one run has
-  std::int64_t cuts = 0;    // power cuts simulated
+  std::int64_t points = 0;        // points one run has
+  std::int64_t cuts = 0;          // power cuts simulated (during the run, during recovery, after a fault)
+  std::int64_t recoveryCuts = 0;  // of them, cuts during the recovery after a cut
+  std::int64_t faultCuts = 0;     // of them, cuts after an I/O fault (later in the run, or after it)
+  std::int64_t damaged = 0;       // cuts after which the check found a problem where no promise holds (synchronous OFF)
   std::int64_t promisesBroken = 0;
+  std::int64_t knownBroken = 0;       // broken promises of a known defect (Scenario::knownDefect)
   std::int64_t mostLost = 0;          // the most acknowledged commits missing after a cut
   std::int64_t faultRuns = 0;         // runs with an I/O fault
+  std::int64_t persistentRuns = 0;    // of them, runs with a disk that stays full
   std::int64_t faultsHit = 0;         // calls the fault failed
-  std::int64_t reopenNeeded = 0;      // fault runs after which the connection did not work again
   std::int64_t faultsAbsorbed = 0;    // fault runs in which no call failed (SQLite retried, or ignored it safely)
   std::vector<std::string> problems;  // the first few broken promises, with their replay
 
+  std::string knownDefect;
   void broke(const std::string& what) {
+    if (!knownDefect.empty()) {
+      ++knownBroken;
+      if (problems.size() < 10) problems.push_back("known defect (" + knownDefect + "): " + what);
+      return;
+    }
     ++promisesBroken;
     if (problems.size() < 10) problems.push_back(what);
   }
@@ -66,10 +80,10 @@ struct Failure {
 /// (commits that returned, calls that succeeded). `check` opens what is left
 /// with the default VFS after a cut or a fault and returns an empty string
 /// when the promise holds, else what broke; it reports the acknowledged steps
-/// found missing in `lost`. `faultsAllowed`: whether the scenario also runs
-/// the I/O fault sweep (then `run` must report the first failure in
-/// `failure` and carry on as an app would, setting `workedAfter` false when
-/// the connection did not work again).
+/// found missing in `lost`. `run` reports the first failure in `failure` and
+/// carries on as an app would (retrying once), setting `workedAfter` false
+/// when the connection did not work again: a broken promise after a fault
+/// that passed (not after a cut, nor while a disk stays full).
 struct Scenario {
   std::string name;
   std::function<void(const std::string& directory)> prepare;
@@ -77,9 +91,19 @@ struct Scenario {
   std::function<std::string(const std::string& directory, std::int64_t acknowledged, bool afterFault,
                             std::int64_t& lost)>
       check;
-  std::int64_t lossAllowed = 0;   // acknowledged steps a cut may lose (synchronous=NORMAL: measured, not held)
-  bool lossMeasuredOnly = false;  // report `lost` without failing on it
+  std::int64_t lossAllowed = 0;        // acknowledged steps a cut may lose (synchronous=NORMAL: measured, not held)
+  bool lossMeasuredOnly = false;       // report `lost` without failing on it
+  bool cutMayCorrupt = false;          // no promise after a cut (what the check finds is counted)
+  std::int64_t inDoubtAfterFault = 0;  // steps a cut after a fault may also lose: ones the app found done after
+                                       // an error, whose failed sync never made them durable
+  std::string knownDefect;  // broken promises here are a known defect, reported apart (not in the exit status)
+  int sectorSize = 512;     // the disk (withSectorSettings sets them)
+  bool powersafeOverwrite = false;
 };
+
+/// Each scenario on each disk the harness tests: 512-byte sectors without
+/// powersafe overwrite (name suffix "-512") and with it ("-512-psow").
+std::vector<Scenario> withSectorSettings(const std::vector<Scenario>& scenarios);
 
 /// Runs every cut and fault of `scenario`; returns what it found.
 Tally runScenario(const Scenario& scenario, const Options& options);

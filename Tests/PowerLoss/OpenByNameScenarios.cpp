@@ -59,9 +59,9 @@ struct Journal {
 };
 
 const Journal kJournals[] = {
-    {"delete-full", std::nullopt, std::nullopt},
+    {"journal-delete-full", std::nullopt, std::nullopt},
     {"wal-full", sqlitebridge::JournalMode::Wal, sqlitebridge::Synchronous::Full},
-    {"delete-off", std::nullopt, sqlitebridge::Synchronous::Off},
+    {"journal-delete-off", std::nullopt, sqlitebridge::Synchronous::Off},
     {"wal-off", sqlitebridge::JournalMode::Wal, sqlitebridge::Synchronous::Off},
 };
 
@@ -97,6 +97,10 @@ std::int64_t openByName(const std::string& directory, bool withBundle, const Jou
 Scenario openByNameScenario(bool withBundle, const Journal& journal, const std::string& work) {
   Scenario scenario;
   scenario.name = std::string(withBundle ? "open-by-name-copy-" : "open-by-name-create-") + journal.name;
+  // A failed directory fsync after the link leaves the name published; the
+  // app's retry opens it, and a cut can then undo an open that returned
+  // (Opening/FileSystem.cpp, publishFile). Reported apart until fixed.
+  scenario.knownDefect = "issue 36 section 1: by-name publish after a failed directory sync";
   // The complete database: the bundle's bytes (copy), and the state a
   // creation without faults makes (create; the bundle holds the same).
   auto bundleBytes = std::make_shared<std::string>();

@@ -1,19 +1,25 @@
 // power-loss: simulates a power cut at every write and sync of each scenario
-// (and an I/O error or a full disk at every read, write, sync, truncate and
-// lock), through the "powerloss" VFS (FaultVfs.hpp), and checks each
-// scenario's promise on what a reboot would find.
+// (half of them cut again during the recovery after the reboot), and an I/O
+// error or a full disk at every call of each kind the VFS has (read, write,
+// sync, truncate, lock, unlock, file size, open, delete, access, shared
+// memory; a disk that stays full from each write on), each fault followed by
+// a cut, through the "powerloss" VFS (FaultVfs.hpp), on two disks (512-byte
+// sectors without and with powersafe overwrite: names end in -512 and
+// -512-psow); and checks each scenario's promise on what a reboot would find.
 //
 //   power-loss [--rounds N | N] [--sample N] [--seed N] [--scenario A,B] [--work DIR] [--no-faults]
-//              [--sabotage-syncs] [--verbose]
+//              [--sabotage-syncs] [--sabotage-directories] [--verbose]
 //   power-loss --list
 //
 // --rounds: cuts per point, each with its own seed (which writes since the
 // last sync are kept, dropped or torn). --sample: at most N points (and N
 // calls of each kind) per scenario and round, chosen by the seed; 0 (the
 // default) takes every one. A broken promise prints its replay (point and
-// seed). --sabotage-syncs is the harness's self-test: syncs make nothing
-// durable, so every promise must be seen to break. Exit status: 0 when every promise held, 1 otherwise, 2 on a usage
-// error.
+// seed). --scenario takes full names or names without the disk suffix (both
+// disks). --sabotage-syncs and --sabotage-directories are the harness's
+// self-tests: file syncs, or directory syncs, make nothing durable, so
+// promises must be seen to break (scripts/power-loss-sabotage). Exit status:
+// 0 when every promise held, 1 otherwise, 2 on a usage error.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -31,7 +37,7 @@ int usage(const char* message) {
   if (message != nullptr) std::fprintf(stderr, "power-loss: %s\n", message);
   std::fprintf(stderr,
                "usage: power-loss [--rounds N | N] [--sample N] [--seed N] [--scenario A,B] [--work DIR] "
-               "[--no-faults] [--sabotage-syncs] [--verbose]\n       power-loss --list\n");
+               "[--no-faults] [--sabotage-syncs] [--sabotage-directories] [--verbose]\n       power-loss --list\n");
   return 2;
 }
 
@@ -91,6 +97,8 @@ int main(int argc, char** argv) {
       options.faults = false;
     } else if (argument == "--sabotage-syncs") {
       options.sabotageSyncs = true;
+    } else if (argument == "--sabotage-directories") {
+      options.sabotageDirectories = true;
     } else if (argument == "--verbose") {
       options.verbose = true;
     } else {
@@ -104,19 +112,23 @@ int main(int argc, char** argv) {
     options.work = std::filesystem::absolute(options.work, ignored).lexically_normal().string();
     while (options.work.size() > 1 && options.work.back() == '/') options.work.pop_back();
   }
-  std::vector<powerloss::Scenario> all = powerloss::writerScenarios();
-  for (auto& scenario : powerloss::poolScenarios()) all.push_back(std::move(scenario));
-  for (auto& scenario : powerloss::schemaChangeScenarios(options.work)) all.push_back(std::move(scenario));
-  for (auto& scenario : powerloss::backupScenarios(options.work)) all.push_back(std::move(scenario));
-  for (auto& scenario : powerloss::openByNameScenarios(options.work)) all.push_back(std::move(scenario));
-  for (auto& scenario : powerloss::changeKeyScenarios()) all.push_back(std::move(scenario));
+  std::vector<powerloss::Scenario> base = powerloss::writerScenarios();
+  for (auto& scenario : powerloss::poolScenarios()) base.push_back(std::move(scenario));
+  for (auto& scenario : powerloss::schemaChangeScenarios(options.work)) base.push_back(std::move(scenario));
+  for (auto& scenario : powerloss::backupScenarios(options.work)) base.push_back(std::move(scenario));
+  for (auto& scenario : powerloss::openByNameScenarios(options.work)) base.push_back(std::move(scenario));
+  for (auto& scenario : powerloss::changeKeyScenarios()) base.push_back(std::move(scenario));
+  const std::vector<powerloss::Scenario> all = powerloss::withSectorSettings(base);
+  const auto named = [](const std::string& scenario, const std::string& name) {
+    return scenario == name || scenario == name + "-512" || scenario == name + "-512-psow";
+  };
   if (list) {
     for (const auto& scenario : all) std::printf("%s\n", scenario.name.c_str());
     return 0;
   }
   for (const std::string& name : options.scenarios) {
     bool known = false;
-    for (const auto& scenario : all) known = known || scenario.name == name;
+    for (const auto& scenario : all) known = known || named(scenario.name, name);
     if (!known) return usage(("no scenario " + name + " (--list names them)").c_str());
   }
 
@@ -124,12 +136,12 @@ int main(int argc, char** argv) {
   std::printf("power-loss: seed %llu, %d round(s), %s\n", static_cast<unsigned long long>(options.seed), options.rounds,
               options.samplePoints > 0 ? ("at most " + std::to_string(options.samplePoints) + " points each").c_str()
                                        : "every point");
-  std::int64_t cuts = 0, broken = 0, faultRuns = 0;
+  std::int64_t cuts = 0, broken = 0, known = 0, faultRuns = 0;
   const auto started = std::chrono::steady_clock::now();
   for (const auto& scenario : all) {
     if (!options.scenarios.empty()) {
       bool wanted = false;
-      for (const std::string& name : options.scenarios) wanted = wanted || name == scenario.name;
+      for (const std::string& name : options.scenarios) wanted = wanted || named(scenario.name, name);
       if (!wanted) continue;
     }
     const auto began = std::chrono::steady_clock::now();
@@ -137,24 +149,33 @@ int main(int argc, char** argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     cuts += tally.cuts;
     broken += tally.promisesBroken;
+    known += tally.knownBroken;
     faultRuns += tally.faultRuns;
-    std::printf("%-22s %4lld points, %5lld cuts, %s", tally.scenario.c_str(), static_cast<long long>(tally.points),
-                static_cast<long long>(tally.cuts), tally.promisesBroken == 0 ? "promise held" : "PROMISE BROKEN");
-    if (scenario.lossMeasuredOnly || scenario.lossAllowed > 0) {
+    std::printf("%-36s %4lld points, %5lld cuts (%lld in recovery, %lld after a fault), %s", tally.scenario.c_str(),
+                static_cast<long long>(tally.points), static_cast<long long>(tally.cuts),
+                static_cast<long long>(tally.recoveryCuts), static_cast<long long>(tally.faultCuts),
+                tally.promisesBroken > 0 ? "PROMISE BROKEN"
+                : tally.knownBroken > 0  ? "KNOWN DEFECT"
+                                         : "promise held");
+    if (scenario.cutMayCorrupt) {
+      std::printf(" (no promise after a cut: %lld of %lld cuts left it damaged)", static_cast<long long>(tally.damaged),
+                  static_cast<long long>(tally.cuts));
+    } else if (scenario.lossMeasuredOnly || scenario.lossAllowed > 0) {
       std::printf(" (at most %lld acknowledged commits lost)", static_cast<long long>(tally.mostLost));
     }
     if (options.faults) {
-      std::printf("; %lld fault runs (%lld absorbed without an error), %lld left the connection needing a reopen",
-                  static_cast<long long>(tally.faultRuns), static_cast<long long>(tally.faultsAbsorbed),
-                  static_cast<long long>(tally.reopenNeeded));
+      std::printf("; %lld fault runs (%lld with a disk that stays full; %lld absorbed without an error)",
+                  static_cast<long long>(tally.faultRuns), static_cast<long long>(tally.persistentRuns),
+                  static_cast<long long>(tally.faultsAbsorbed));
     }
     std::printf(" (%.1f s)\n", seconds);
     for (const std::string& problem : tally.problems) std::printf("    %s\n", problem.c_str());
     std::fflush(stdout);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::printf("power-loss: %lld cuts, %lld fault runs, %lld promises broken, %.1f s (seed %llu)\n",
-              static_cast<long long>(cuts), static_cast<long long>(faultRuns), static_cast<long long>(broken), seconds,
-              static_cast<unsigned long long>(options.seed));
+  std::printf(
+      "power-loss: %lld cuts, %lld fault runs, %lld promises broken (and %lld of known defects), %.1f s (seed %llu)\n",
+      static_cast<long long>(cuts), static_cast<long long>(faultRuns), static_cast<long long>(broken),
+      static_cast<long long>(known), seconds, static_cast<unsigned long long>(options.seed));
   return broken == 0 ? 0 : 1;
 }

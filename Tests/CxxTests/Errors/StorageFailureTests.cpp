@@ -116,6 +116,27 @@ TEST_F(StorageFailure, AFailedReadAndAFailedLockSaySo) {
   }
 }
 
+// A DELETE-mode commit whose journal cannot be removed (the harness now
+// fails deletes, file sizes, opens, accesses, unlocks and shared memory
+// too): the commit says SQLITE_IOERR_DELETE and what failed, and the
+// connection works again.
+TEST_F(StorageFailure, AJournalThatCannotBeDeletedAtCommitSaysSo) {
+  Database db = openWith(fault(powerloss::CallKind::Delete));
+  EXPECT_FALSE(db.execute("INSERT INTO notes(body) VALUES ('in doubt')"));
+  EXPECT_EQ(db.lastError().extendedCode, SQLITE_IOERR_DELETE) << db.lastError().message;
+  EXPECT_TRUE(contains(db.lastError().message, "SQLITE_IOERR_DELETE")) << db.lastError().message;
+  EXPECT_EQ(powerloss::FaultVfs::shared().counts().faults, 1);
+  ASSERT_TRUE(db.execute("INSERT INTO notes(body) VALUES ('second')")) << db.error();
+  db.close();
+  powerloss::FaultVfs::shared().disarm();
+  Database reopened = Database::open(path_);
+  EXPECT_EQ(dump(reopened, "SELECT body FROM notes WHERE body <> 'in doubt' ORDER BY id"),
+            (std::vector<std::string>{"body=text:kept", "body=text:second"}));
+  std::vector<std::string> problems;
+  ASSERT_TRUE(reopened.integrityCheck(problems)) << reopened.error();
+  EXPECT_TRUE(problems.empty());
+}
+
 TEST_F(StorageFailure, ADatabaseAtItsPageLimitIsFull) {
   // The same message without a fault VFS: SQLite's own page limit.
   Database db = Database::open(path_);

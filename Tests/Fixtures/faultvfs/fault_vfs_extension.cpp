@@ -7,7 +7,8 @@
 // default VFS, wrapped; nothing fails until armed) and stays loaded for the
 // life of the process. SQL functions on the loading connection:
 //   powerloss_fault(kind, at, full, persistent)  fail the at-th call of kind
-//       ('read', 'write', 'sync', 'truncate', 'lock') from now on, with a
+//       ('read', 'write', 'sync', 'truncate', 'lock', 'unlock', 'filesize',
+//       'open', 'delete', 'access', 'shm') from now on, with a
 //       full disk when full is 1 (writes and truncates), and every later one
 //       of that kind too when persistent is 1; returns 1
 //   powerloss_disarm()  every call succeeds again; returns 1
@@ -25,8 +26,8 @@ namespace {
 
 powerloss::CallKind kindNamed(const char* name, bool& known) {
   known = true;
-  for (powerloss::CallKind kind : {powerloss::CallKind::Read, powerloss::CallKind::Write, powerloss::CallKind::Sync,
-                                   powerloss::CallKind::Truncate, powerloss::CallKind::Lock}) {
+  for (int i = 0; i < powerloss::kCallKinds; ++i) {
+    const auto kind = static_cast<powerloss::CallKind>(i);
     if (name != nullptr && std::strcmp(name, powerloss::callKindName(kind)) == 0) return kind;
   }
   known = false;
@@ -39,7 +40,10 @@ void fault(sqlite3_context* context, int, sqlite3_value** arguments) {
   plan.mode = powerloss::Plan::Mode::Fault;
   plan.kind = kindNamed(reinterpret_cast<const char*>(sqlite3_value_text(arguments[0])), known);
   if (!known) {
-    sqlite3_result_error(context, "powerloss_fault: kind is read, write, sync, truncate or lock", -1);
+    sqlite3_result_error(context,
+                         "powerloss_fault: kind is read, write, sync, truncate, lock, unlock, filesize, open, "
+                         "delete, access or shm",
+                         -1);
     return;
   }
   plan.at = sqlite3_value_int64(arguments[1]);

@@ -50,6 +50,31 @@ struct StorageFailureTests {
     }
   }
 
+  /// A DELETE-mode commit whose journal cannot be removed (the fault VFS
+  /// fails deletes, file sizes, opens, accesses, unlocks and shared memory
+  /// too): the commit says SQLITE_IOERR_DELETE, and the connection works
+  /// again.
+  @Test func aJournalThatCannotBeDeletedAtCommitSaysSo() throws {
+    try withTemporaryDirectory { directory in
+      _ = try notes(in: directory)
+      let db = try Database(path: directory + "/notes.db", configuration: FaultVfs.configuration())
+      #expect(try db.execute("SELECT count(*) AS n FROM notes") == [["n": .integer(1)]])
+      try FaultVfs.fail("delete", at: 1)
+      defer { try? FaultVfs.disarm() }
+      let error = try #require(throws: DatabaseError.self) {
+        try db.execute("INSERT INTO notes(body) VALUES ('in doubt')")
+      }
+      #expect(error.resultCode == .ioError)
+      #expect(error.extendedResultCode == ResultCode(rawValue: 2570))  // SQLITE_IOERR_DELETE
+      #expect(error.message.contains("SQLITE_IOERR_DELETE"), "\(error)")
+      try db.execute("INSERT INTO notes(body) VALUES ('second')")
+      #expect(
+        try db.execute("SELECT body FROM notes WHERE body <> 'in doubt' ORDER BY id") == [
+          ["body": .text("kept")], ["body": .text("second")],
+        ])
+    }
+  }
+
   /// Found by scripts/power-loss: updateTable took a failed schema read for
   /// "no such table".
   @Test func updateTableReportsAFailedSchemaReadAsItselfAndChangesNothing() throws {
