@@ -42,7 +42,9 @@ public final class Database {
   ///   directory of `location` holds NUL, or when the documents
   ///   directory is missing or not writable; `.notADatabase` when the
   ///   existing file is not a database; the script's error when `createSQL`
-  ///   fails; `.busy` when another connection holds a lock on the
+  ///   fails; `.ioError` or `.full` naming what failed when a file or
+  ///   directory cannot be written or synced (nothing is then published; the
+  ///   next open tries again); `.busy` when another connection holds a lock on the
   ///   existing file for longer than `configuration.busyTimeout` (5 s by
   ///   default).
   public init(

@@ -325,7 +325,6 @@ void failEveryCall(const Scenario& scenario, const Options& options, const std::
 Tally runScenario(const Scenario& scenario, const Options& options) {
   Tally tally;
   tally.scenario = scenario.name;
-  tally.knownDefect = scenario.knownDefect;
   const std::string directory = options.work + "/" + scenario.name;
   FaultVfs& vfs = FaultVfs::shared();
 

@@ -38,7 +38,6 @@ struct Tally {
   std::int64_t faultCuts = 0;     // of them, cuts after an I/O fault (later in the run, or after it)
   std::int64_t damaged = 0;       // cuts after which the check found a problem where no promise holds (synchronous OFF)
   std::int64_t promisesBroken = 0;
-  std::int64_t knownBroken = 0;       // broken promises of a known defect (Scenario::knownDefect)
   std::int64_t mostLost = 0;          // the most acknowledged commits missing after a cut
   std::int64_t faultRuns = 0;         // runs with an I/O fault
   std::int64_t persistentRuns = 0;    // of them, runs with a disk that stays full
@@ -46,13 +45,7 @@ struct Tally {
   std::int64_t faultsAbsorbed = 0;    // fault runs in which no call failed (SQLite retried, or ignored it safely)
   std::vector<std::string> problems;  // the first few broken promises, with their replay
 
-  std::string knownDefect;
   void broke(const std::string& what) {
-    if (!knownDefect.empty()) {
-      ++knownBroken;
-      if (problems.size() < 10) problems.push_back("known defect (" + knownDefect + "): " + what);
-      return;
-    }
     ++promisesBroken;
     if (problems.size() < 10) problems.push_back(what);
   }
@@ -96,8 +89,7 @@ struct Scenario {
   bool cutMayCorrupt = false;          // no promise after a cut (what the check finds is counted)
   std::int64_t inDoubtAfterFault = 0;  // steps a cut after a fault may also lose: ones the app found done after
                                        // an error, whose failed sync never made them durable
-  std::string knownDefect;  // broken promises here are a known defect, reported apart (not in the exit status)
-  int sectorSize = 512;     // the disk (withSectorSettings sets them)
+  int sectorSize = 512;                // the disk (withSectorSettings sets them)
   bool powersafeOverwrite = false;
 };
 

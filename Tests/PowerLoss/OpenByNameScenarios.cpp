@@ -97,10 +97,6 @@ std::int64_t openByName(const std::string& directory, bool withBundle, const Jou
 Scenario openByNameScenario(bool withBundle, const Journal& journal, const std::string& work) {
   Scenario scenario;
   scenario.name = std::string(withBundle ? "open-by-name-copy-" : "open-by-name-create-") + journal.name;
-  // A failed directory fsync after the link leaves the name published; the
-  // app's retry opens it, and a cut can then undo an open that returned
-  // (Opening/FileSystem.cpp, publishFile). Reported apart until fixed.
-  scenario.knownDefect = "issue 36 section 1: by-name publish after a failed directory sync";
   // The complete database: the bundle's bytes (copy), and the state a
   // creation without faults makes (create; the bundle holds the same).
   auto bundleBytes = std::make_shared<std::string>();

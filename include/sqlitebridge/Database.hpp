@@ -78,8 +78,13 @@ class SQLITEBRIDGE_API Database {
   /// otherwise creates the database and runs `createSQL` (a script of any
   /// number of statements, without BEGIN/COMMIT of its own) in one
   /// transaction. Either way the file appears
-  /// complete or not at all: a failing script leaves nothing behind. Later
-  /// opens use the existing file and neither copy nor run the script again.
+  /// complete or not at all: a failing script leaves nothing behind, and a
+  /// created file is published only once everything the script wrote is in
+  /// its main file and synced, whatever the journal mode (the configured
+  /// one, or WAL when the script switched to it, is set after publishing).
+  /// Later opens use the existing file and neither copy nor run the script
+  /// again; they first sync the documents directory, so that the file's
+  /// name is durable before anything is written through it.
   /// A first open also removes the temporary files (`.sqlitebridge-*.tmp*`)
   /// that an earlier one left in the documents directory when its process
   /// was killed midway: those of a process that is gone, untouched for a
@@ -95,8 +100,11 @@ class SQLITEBRIDGE_API Database {
   /// of `location` holds NUL, or when the
   /// documents directory is missing or not writable; with SQLITE_NOTADB when
   /// the existing file is not a database; with the script's error when
-  /// `createSQL` fails; with SQLITE_BUSY when another connection holds a
-  /// lock on the existing file for longer than the busy timeout (5 s).
+  /// `createSQL` fails; with an I/O error or SQLITE_FULL naming what failed
+  /// when a file or directory cannot be written or synced (nothing is then
+  /// published; the next open tries again); with SQLITE_BUSY when another
+  /// connection holds a lock on the existing file for longer than the busy
+  /// timeout (5 s).
   Database(const std::string& name, const std::string& createSQL, const Location& location) noexcept;
   /// Like the constructor above, set up by `configuration` (see
   /// `open(path, configuration)`). With `readOnly`, a database not copied or

@@ -211,7 +211,20 @@ bool Database::openByName(const std::string& name, const std::string& createSQL,
           "the database " + target + " does not exist yet, and a read-only configuration neither copies nor creates it",
           std::string());
     }
-    if (!pathExists(target)) {
+    if (pathExists(target)) {
+      // An earlier open may have published the file and failed to sync its
+      // directory (or been killed between the two): its name may not be on
+      // disk yet, and a power cut would take the database, and everything
+      // written to it since, away with it. Make the name durable before
+      // anything is written through it. An I/O error fails the open; a
+      // directory that cannot be opened or synced at all (no read
+      // permission, a file system without directory fsync) is used as
+      // SQLite uses it, unsynced.
+      FileFailure problem;
+      if (!syncDirectoryEntries(documents, problem) && problem.code != SQLITE_CANTOPEN) {
+        return connection.fail(problem.code, describeStorageFailure(problem.code, problem.message), std::string());
+      }
+    } else {
       // A first open killed midway leaves its temporary files and no target,
       // so this is where they would pile up; sweep the abandoned ones.
       removeStaleTemporaryFiles(documents);

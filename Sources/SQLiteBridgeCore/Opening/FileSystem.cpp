@@ -283,6 +283,16 @@ bool syncFile(const std::string& path, FileFailure& failure) noexcept {
   }
 }
 
+bool syncDirectoryEntries(const std::string& directory, FileFailure& failure) noexcept {
+  try {
+    if (syncDirectory(directory)) return true;
+    return fail(failure, SQLITE_IOERR_DIR_FSYNC, "cannot sync the directory", directory);
+  } catch (...) {
+    failure = FileFailure{SQLITE_NOMEM, "out of memory"};
+    return false;
+  }
+}
+
 void removeDatabaseFiles(const std::string& path) noexcept {
   for (const char* suffix : {"", "-journal", "-wal", "-shm"}) {
     try {

@@ -46,6 +46,10 @@ bool publishFile(const std::string& temporary, const std::string& destination, b
 /// Apple platforms, where fsync leaves it in the drive's cache). Returns
 /// false with `failure` set (SQLITE_IOERR_FSYNC for an I/O error) on failure.
 bool syncFile(const std::string& path, FileFailure& failure) noexcept;
+/// Makes the entries of `directory` durable (fsync of the directory;
+/// F_FULLFSYNC on Apple platforms). Returns false with `failure` set
+/// (SQLITE_IOERR_DIR_FSYNC for an I/O error) on failure.
+bool syncDirectoryEntries(const std::string& directory, FileFailure& failure) noexcept;
 /// Removes a database file and its -journal, -wal and -shm companions.
 void removeDatabaseFiles(const std::string& path) noexcept;
 /// Removes from `directory` the temporary files (names `temporaryPath`
