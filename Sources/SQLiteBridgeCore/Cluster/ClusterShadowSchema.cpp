@@ -6,6 +6,7 @@
 
 #include "ClusterGuards.hpp"
 #include "ClusterStatements.hpp"
+#include "SQLiteFeatures.hpp"
 #include "SqlText.hpp"
 
 namespace sqlitebridge {
@@ -85,14 +86,15 @@ std::vector<std::vector<std::string>> ClusterShadowSchema::guardedColumns() cons
     }
     sqlite3_finalize(stmt);
     for (const std::string& table : tables) {
-      // table_xinfo lists generated columns too (hidden 2 or 3); an SQLite
-      // older than 3.26 has neither it nor generated columns.
-      std::string pragma = "PRAGMA " + schema + ".table_xinfo(" + quoteIdentifier(table) + ")";
-      if (sqlite3_prepare_v2(db_, pragma.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-        pragma = "PRAGMA " + schema + ".table_info(" + quoteIdentifier(table) + ")";
-        if (sqlite3_prepare_v2(db_, pragma.c_str(), -1, &stmt, nullptr) != SQLITE_OK) continue;
-      }
-      const bool extended = sqlite3_column_count(stmt) > 6;
+      // table_xinfo lists generated columns too (hidden 2 or 3). An SQLite
+      // older than 3.26 has neither it nor generated columns, and does not
+      // refuse it either: an unknown PRAGMA is a statement that does nothing
+      // (and returns no rows), so the version decides, not the prepare.
+      const bool xinfo = hasSQLiteFeature(SQLiteFeature::TableXinfo);
+      const std::string pragma =
+          "PRAGMA " + schema + (xinfo ? ".table_xinfo(" : ".table_info(") + quoteIdentifier(table) + ")";
+      if (sqlite3_prepare_v2(db_, pragma.c_str(), -1, &stmt, nullptr) != SQLITE_OK) continue;
+      const bool extended = xinfo && sqlite3_column_count(stmt) > 6;
       while (sqlite3_step(stmt) == SQLITE_ROW) {  // cid, name, type, notnull, dflt_value, pk[, hidden]
         const char* column = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
         const char* type = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 2));
