@@ -14,20 +14,12 @@
 #include "Cluster/FakeDqliteServer.hpp"
 #include "SQLiteVersionSupport.hpp"
 
-using sqlitebridge::ClusterConfiguration;
 using sqlitebridge::ClusterDatabase;
 using sqlitebridge_test::FakeDqliteServer;
+using sqlitebridge_test::through;
 using Reply = FakeDqliteServer::Reply;
 
 namespace {
-
-ClusterConfiguration through(const FakeDqliteServer& server) {
-  ClusterConfiguration configuration;
-  configuration.servers = {server.address()};
-  configuration.connectTimeoutMilliseconds = 1000;
-  configuration.retryTimeoutMilliseconds = 3000;
-  return configuration;
-}
 
 // A healthy fake whose schema (the rows of `sqlite_master` the client asks
 // for) and schema version the test sets; it logs the SQL of every EXEC

@@ -14,24 +14,16 @@
 
 #include "Cluster/FakeDqliteServer.hpp"
 
-using sqlitebridge::ClusterConfiguration;
 using sqlitebridge::ClusterDatabase;
 using sqlitebridge::Error;
 using sqlitebridge::Value;
 using sqlitebridge_test::FakeDqliteServer;
+using sqlitebridge_test::through;
 using Reply = FakeDqliteServer::Reply;
 
 namespace {
 
 constexpr int kLeadershipLost = 10506;
-
-ClusterConfiguration through(const FakeDqliteServer& server) {
-  ClusterConfiguration configuration;
-  configuration.servers = {server.address()};
-  configuration.connectTimeoutMilliseconds = 1000;
-  configuration.retryTimeoutMilliseconds = 3000;
-  return configuration;
-}
 
 // A healthy fake whose answer to the n-th EXEC of one statement (counted
 // from 1) is scripted; it counts every EXEC and QUERY by SQL.

@@ -18,20 +18,13 @@ using sqlitebridge::ClusterDatabase;
 using sqlitebridge::Row;
 using sqlitebridge::Value;
 using sqlitebridge_test::FakeDqliteServer;
+using sqlitebridge_test::through;
 using Reply = FakeDqliteServer::Reply;
 
 namespace {
 
 constexpr int kNotLeader = 10250;
 constexpr int kLeadershipLost = 10506;
-
-ClusterConfiguration through(const FakeDqliteServer& server, int retryMilliseconds = 3000) {
-  ClusterConfiguration configuration;
-  configuration.servers = {server.address()};
-  configuration.connectTimeoutMilliseconds = 1000;
-  configuration.retryTimeoutMilliseconds = retryMilliseconds;
-  return configuration;
-}
 
 using Clock = std::chrono::steady_clock;
 

@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include <sqlitebridge/ClusterDatabase.hpp>
+
 namespace sqlitebridge_test {
 
 class FakeDqliteServer {
@@ -339,5 +341,15 @@ class FakeDqliteServer {
   int closed_ = 0;
   std::atomic<int> counts_[256] = {};
 };
+
+/// A client configuration that reaches only `server`: a 1 s connect timeout
+/// and `retryMilliseconds` to find a leader again.
+inline sqlitebridge::ClusterConfiguration through(const FakeDqliteServer& server, int retryMilliseconds = 3000) {
+  sqlitebridge::ClusterConfiguration configuration;
+  configuration.servers = {server.address()};
+  configuration.connectTimeoutMilliseconds = 1000;
+  configuration.retryTimeoutMilliseconds = retryMilliseconds;
+  return configuration;
+}
 
 }  // namespace sqlitebridge_test
