@@ -119,8 +119,9 @@ public struct Configuration: Sendable, Equatable {
 
   /// The defaults (the core's): a 5-second busy timeout, foreign keys
   /// enforced, read-write, 5 readers; no journal mode or synchronous level
-  /// set, full fsync on Apple platforms only, symbolic links followed, URIs read, no shared cache, no key; the
-  /// default VFS, no extensions, SQLite's automatic checkpoints.
+  /// set, full fsync on Apple platforms only, symbolic links followed, URIs
+  /// read, no shared cache, no key; the default VFS, no extensions, SQLite's
+  /// automatic checkpoints.
   public init() {
     let defaults = sqlitebridge.Configuration()
     busyTimeout = .milliseconds(defaults.busyTimeoutMilliseconds)

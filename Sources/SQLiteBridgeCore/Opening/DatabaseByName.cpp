@@ -9,6 +9,7 @@
 #include "DatabaseName.hpp"
 #include "FileSystem.hpp"
 #include "OpenConnection.hpp"
+#include "Query.hpp"
 #include "Script.hpp"
 #include "StorageFailure.hpp"
 #include "sqlitebridge/Database.hpp"
@@ -20,20 +21,15 @@ namespace {
 // A relative path SQLite could read as a "file:" URI gets a "./" prefix.
 std::string plainPath(const std::string& path) { return path.empty() || path[0] == '/' ? path : "./" + path; }
 
-// The journal mode `connection` is in ("delete", "wal", ...); empty when it
-// cannot be read (the error is then the connection's).
-std::string journalModeOf(Connection& connection, const char* sql) {
+// The journal mode `sql` (a journal_mode PRAGMA) answers ("delete", "wal",
+// ...); empty when it cannot be read (the error is then the connection's).
+std::string journalModeOf(Connection& connection, const std::string& sql) {
   std::string mode;
-  sqlite3_stmt* stmt = nullptr;
-  int rc = sqlite3_prepare_v2(connection.db, sql, -1, &stmt, nullptr);
-  if (rc == SQLITE_OK) rc = sqlite3_step(stmt);
-  if (rc == SQLITE_ROW) {
+  const bool ran = query(connection, sql, {}, [&](sqlite3_stmt* stmt) {
     const unsigned char* text = sqlite3_column_text(stmt, 0);
     if (text != nullptr) mode = reinterpret_cast<const char*>(text);
-  } else {
-    connection.failFromSQLite(rc == SQLITE_OK || rc == SQLITE_DONE ? SQLITE_ERROR : rc, sql);
-  }
-  sqlite3_finalize(stmt);
+  });
+  if (ran && mode.empty()) connection.fail(SQLITE_ERROR, "SQLite answered no journal mode", sql);
   return mode;
 }
 
