@@ -1,7 +1,7 @@
 // interop::ClusterAccess: the cluster client and node as the Swift facade
 // calls them. Each entry point is noexcept; what the core's members could
 // throw (copies of strings, the write block's rethrow) stops here.
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/ClusterAccess.hpp"
 #include "sqlitebridge/SQLite.hpp"
 
 namespace sqlitebridge::interop {
