@@ -26,6 +26,7 @@
 
 #include "FuzzSupport.hpp"
 #include <sqlitebridge/interop/Interop.hpp>
+#include <sqlitebridge/interop/Testing.hpp>
 
 using sqlitebridge::Database;
 using sqlitebridge::NamedValues;
@@ -38,6 +39,7 @@ using sqlitebridge::ValueType;
 using sqlitebridge::interop::DatabaseAccess;
 using sqlitebridge::interop::ParameterMatch;
 using sqlitebridge::interop::StatementAccess;
+using sqlitebridge::interop::StatementTesting;
 
 namespace {
 
@@ -454,7 +456,8 @@ void insert(Database& db, Case& c, std::int64_t key) {
     }
     case 8: {
       how = "beginNamedArguments / matchNamedArgument";
-      Statement statement = DatabaseAccess::cachedStatementForArguments(db, "INSERT INTO v(k, x) VALUES (:k, :x)", 35);
+      Statement statement =
+          StatementTesting::cachedStatementForArguments(db, "INSERT INTO v(k, x) VALUES (:k, :x)", 35);
       ok = StatementAccess::beginNamedArguments(statement);
       const ParameterMatch x = StatementAccess::matchNamedArgument(statement, "x", 1);
       const ParameterMatch k = StatementAccess::matchNamedArgument(statement, ":k", 2);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include <sqlitebridge/interop/Interop.hpp>
+#include <sqlitebridge/interop/Testing.hpp>
 
 namespace sqlitebridge_test {
 
@@ -23,7 +24,7 @@ inline bool writingFixtures() {
 
 /// Whether `text` is well-formed UTF-8 (the core's rule).
 inline bool isValidUtf8(const std::string& text) {
-  return sqlitebridge::interop::Conversions::isValidUTF8(text.data(), text.size());
+  return sqlitebridge::interop::ValueTesting::isValidUTF8(text.data(), text.size());
 }
 
 // A JSON string literal. UTF-8 passes through; text that is not valid UTF-8

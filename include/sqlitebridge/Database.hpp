@@ -42,6 +42,7 @@ class ConnectionPool;
 class Migrator;
 namespace interop {
 struct DatabaseAccess;
+struct TransactionAccess;
 struct BackupAccess;
 struct TableHelperAccess;
 struct ConcurrencyAccess;
@@ -905,6 +906,7 @@ class SQLITEBRIDGE_API Database {
 
  private:
   friend struct interop::DatabaseAccess;
+  friend struct interop::TransactionAccess;
   friend class Migrator;
   friend struct interop::BackupAccess;
   friend struct interop::TableHelperAccess;

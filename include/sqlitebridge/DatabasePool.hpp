@@ -16,7 +16,8 @@ namespace sqlitebridge {
 
 namespace interop {
 struct ConcurrencyAccess;
-}
+struct ConcurrencyTesting;
+}  // namespace interop
 
 /// A database file in WAL mode shared by any number of threads: one writer
 /// connection (writes run one at a time) and up to
@@ -92,6 +93,7 @@ class SQLITEBRIDGE_API DatabasePool {
 
  private:
   friend struct interop::ConcurrencyAccess;
+  friend struct interop::ConcurrencyTesting;
   friend struct ObservationAccess;
   std::unique_ptr<ConnectionPool> pool_;
 };

@@ -16,7 +16,8 @@ namespace sqlitebridge {
 
 namespace interop {
 struct ConcurrencyAccess;
-}
+struct ConcurrencyTesting;
+}  // namespace interop
 
 /// One connection shared by any number of threads: every block runs alone
 /// on it, one after the other, so no two threads ever use the connection at
@@ -104,6 +105,7 @@ class SQLITEBRIDGE_API DatabaseQueue {
 
  private:
   friend struct interop::ConcurrencyAccess;
+  friend struct interop::ConcurrencyTesting;
   friend struct ObservationAccess;
   std::unique_ptr<ConnectionPool> pool_;
 };

@@ -52,11 +52,16 @@ extension Database {
   public func createAggregate<A: DatabaseAggregate>(
     _ name: String, argumentCount: Int? = nil, deterministic: Bool = false, _ type: A.Type
   ) throws {
-    let context = Unmanaged.passRetained(AggregateMaker { TypedAggregateGroup<A>() }).toOpaque()
+    var callbacks = sqlitebridge.interop.AggregateCallbacks()
+    callbacks.makeAggregate = makeAggregateGroup
+    callbacks.step = stepAggregateGroup
+    callbacks.finalize = finalizeAggregateGroup
+    callbacks.releaseAggregate = releaseContext
+    callbacks.release = releaseContext
+    callbacks.box = Unmanaged.passRetained(AggregateMaker { TypedAggregateGroup<A>() }).toOpaque()
     guard
       FunctionAccess.createAggregate(
-        &core, std.string(name), Self.functionArity(argumentCount), deterministic, makeAggregateGroup,
-        stepAggregateGroup, finalizeAggregateGroup, releaseContext, releaseContext, context)
+        &core, std.string(name), Self.functionArity(argumentCount), deterministic, callbacks)
     else { throw lastError }
   }
 
@@ -226,11 +231,13 @@ private func finalizeAggregateGroup(
 }
 
 private func compareWithCollation(
-  _ context: UnsafeMutableRawPointer?, _ a: UnsafeRawPointer?, _ aSize: Int, _ b: UnsafeRawPointer?, _ bSize: Int
+  _ context: UnsafeMutableRawPointer?, _ a: UnsafePointer<CChar>?, _ aSize: Int, _ b: UnsafePointer<CChar>?,
+  _ bSize: Int
 ) -> Int32 {
   let collation = Unmanaged<Collation>.fromOpaque(context!).takeUnretainedValue()
-  let first = String(decoding: UnsafeRawBufferPointer(start: a, count: aSize), as: UTF8.self)
-  let second = String(decoding: UnsafeRawBufferPointer(start: b, count: bSize), as: UTF8.self)
+  let first = String(decoding: UnsafeRawBufferPointer(start: a.map(UnsafeRawPointer.init), count: aSize), as: UTF8.self)
+  let second = String(
+    decoding: UnsafeRawBufferPointer(start: b.map(UnsafeRawPointer.init), count: bSize), as: UTF8.self)
   switch collation.compare(first, second) {
   case .orderedAscending: return -1
   case .orderedSame: return 0

@@ -61,9 +61,8 @@ extension Database {
     sqlitebridge.interop.HookAccess.onChange(
       &core,
       { context, kind, table, rowID in
-        let change: ChangeKind = kind == 0 ? .insert : kind == 1 ? .update : .delete
         HookBox<(ChangeKind, String, Int64) -> Void>.callback(at: context)(
-          change, table.map { String(cString: $0) } ?? "", rowID)
+          ChangeKind(kind), table.map { String(cString: $0) } ?? "", rowID)
       }, HookBox.retained(callback), releaseHookBox)
   }
 }

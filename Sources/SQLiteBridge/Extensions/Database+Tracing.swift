@@ -24,7 +24,7 @@ extension Database {
       { context, kind, sql, expandedSQL, nanoseconds in
         let event = TraceEvent(
           sql: sql.map { String(cString: $0) } ?? "", expandedSQL: expandedSQL.map { String(cString: $0) },
-          duration: nanoseconds >= 0 ? .nanoseconds(nanoseconds) : nil, kind: kind == 1 ? .profile : .statement)
+          duration: nanoseconds >= 0 ? .nanoseconds(nanoseconds) : nil, kind: TraceEvent.Kind(kind))
         HookBox<(TraceEvent) -> Void>.callback(at: context)(event)
       }, HookBox.retained(callback), releaseHookBox)
   }

@@ -1,3 +1,5 @@
+import SQLiteBridgeCore
+
 /// One event `Database.trace(_:_:)` reports.
 public struct TraceEvent: Sendable {
   /// The statement's SQL as written, with its parameters (`?`, `:name`) and
@@ -21,5 +23,15 @@ public struct TraceEvent: Sendable {
     case statement
     /// A statement finished running; `duration` says how long it ran.
     case profile
+  }
+}
+
+extension TraceEvent.Kind {
+  /// The kind the core reports (`sqlitebridge::TraceEvent::Kind`).
+  init(_ kind: sqlitebridge.TraceEvent.Kind) {
+    switch kind {
+    case .Profile: self = .profile
+    default: self = .statement
+    }
   }
 }

@@ -40,10 +40,15 @@ extension Database {
   public func add(transactionObserver: some TransactionObserver, extent: ObserverExtent = .observerLifetime) {
     let box = TransactionObserverBox(transactionObserver, weakly: extent == .observerLifetime)
     // The core releases the box in every case (at once when closed).
-    ObservationAccess.addObserver(
-      &core, Self.identity(of: transactionObserver), extent.cxx, observesThroughBox, didChangeThroughBox,
-      willCommitThroughBox, didEndThroughBox, isAliveThroughBox, releaseTransactionObserverBox,
-      Unmanaged.passRetained(box).toOpaque())
+    var callbacks = sqlitebridge.interop.ObserverCallbacks()
+    callbacks.observes = observesThroughBox
+    callbacks.didChange = didChangeThroughBox
+    callbacks.willCommit = willCommitThroughBox
+    callbacks.didEnd = didEndThroughBox
+    callbacks.alive = isAliveThroughBox
+    callbacks.release = releaseTransactionObserverBox
+    callbacks.box = Unmanaged.passRetained(box).toOpaque()
+    ObservationAccess.addObserver(&core, Self.identity(of: transactionObserver), extent.cxx, callbacks)
   }
 
   /// Stops telling `transactionObserver` (every time it was added); it is
@@ -69,8 +74,8 @@ extension Database {
 
   /// What the core knows an observer by (for `remove`): its object's
   /// address, which no other live object shares.
-  private static func identity(of observer: some TransactionObserver) -> UnsafeRawPointer {
-    UnsafeRawPointer(Unmanaged.passUnretained(observer).toOpaque())
+  private static func identity(of observer: some TransactionObserver) -> UInt {
+    UInt(bitPattern: Unmanaged.passUnretained(observer).toOpaque())
   }
 }
 
@@ -94,17 +99,13 @@ private final class TransactionObserverBox {
   }
 }
 
-/// The C++ `ChangeKind` the core passes as an int (Insert, Update, Delete).
-private func changeKind(_ kind: Int32) -> ChangeKind {
-  kind == 0 ? .insert : kind == 1 ? .update : .delete
-}
-
 private func observesThroughBox(
-  _ context: UnsafeMutableRawPointer?, _ kind: Int32, _ table: UnsafePointer<CChar>?, _ columns: UnsafeRawPointer?
+  _ context: UnsafeMutableRawPointer?, _ kind: sqlitebridge.ChangeKind, _ table: UnsafePointer<CChar>?,
+  _ columns: UnsafePointer<sqlitebridge.interop.StringList>?
 ) -> Bool {
   guard let observer = TransactionObserverBox.observer(at: context) else { return false }
   let name = table.map { String(cString: $0) } ?? ""
-  switch changeKind(kind) {
+  switch ChangeKind(kind) {
   case .insert: return observer.observes(eventsOfKind: .insert(table: name))
   case .delete: return observer.observes(eventsOfKind: .delete(table: name))
   case .update:
@@ -116,14 +117,16 @@ private func observesThroughBox(
 }
 
 private func didChangeThroughBox(
-  _ context: UnsafeMutableRawPointer?, _ kind: Int32, _ table: UnsafePointer<CChar>?, _ rowID: Int64
+  _ context: UnsafeMutableRawPointer?, _ kind: sqlitebridge.ChangeKind, _ table: UnsafePointer<CChar>?, _ rowID: Int64
 ) {
   guard let observer = TransactionObserverBox.observer(at: context) else { return }
   observer.databaseDidChange(
-    with: DatabaseEvent(kind: changeKind(kind), table: table.map { String(cString: $0) } ?? "", rowID: rowID))
+    with: DatabaseEvent(kind: ChangeKind(kind), table: table.map { String(cString: $0) } ?? "", rowID: rowID))
 }
 
-private func willCommitThroughBox(_ context: UnsafeMutableRawPointer?, _ veto: UnsafeMutableRawPointer?) -> Bool {
+private func willCommitThroughBox(
+  _ context: UnsafeMutableRawPointer?, _ veto: UnsafeMutablePointer<sqlitebridge.Error>?
+) -> Bool {
   guard let observer = TransactionObserverBox.observer(at: context) else { return true }
   do {
     try observer.databaseWillCommit()
@@ -141,7 +144,9 @@ private func willCommitThroughBox(_ context: UnsafeMutableRawPointer?, _ veto: U
   return false
 }
 
-private func didEndThroughBox(_ context: UnsafeMutableRawPointer?, _ database: UnsafeRawPointer?, _ committed: Bool) {
+private func didEndThroughBox(
+  _ context: UnsafeMutableRawPointer?, _ database: UnsafePointer<sqlitebridge.Database>?, _ committed: Bool
+) {
   guard let observer = TransactionObserverBox.observer(at: context), let database else { return }
   let db = Database(lent: ObservationAccess.share(database))
   // A reference the observer kept fails with `.misuse` from now on.

@@ -33,10 +33,12 @@ typealias ObservationStartAccess = sqlitebridge.interop.ObservationStartAccess
 
 extension sqlitebridge.interop.ObservationToken: @unchecked Sendable {}
 
-/// The `Database` a callback of the core gets (`const void*` to the core's
+/// The `Database` a callback of the core gets (a pointer to the core's
 /// `Database`), lent for the call: closed once `body` returns, so one kept
 /// throws `.misuse`.
-func withLentDatabase<T>(_ database: UnsafeRawPointer, _ body: (Database) throws -> T) rethrows -> T {
+func withLentDatabase<T>(
+  _ database: UnsafePointer<sqlitebridge.Database>, _ body: (Database) throws -> T
+) rethrows -> T {
   let db = Database(lent: sqlitebridge.interop.ObservationAccess.share(database))
   defer { db.close() }
   return try body(db)

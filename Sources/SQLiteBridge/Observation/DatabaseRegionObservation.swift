@@ -39,8 +39,7 @@ public struct DatabaseRegionObservation: Sendable {
   ) throws -> DatabaseCancellable {
     try start { error in
       ObservationStartAccess.startRegionInQueue(
-        queue.core, region.cxx, regionChangedThroughBox, regionFailedThroughBox, releaseRegionObservationBox,
-        RegionObservationBox.retained(onError: onError, onChange: onChange), &error)
+        queue.core, region.cxx, RegionObservationBox.callbacks(onError: onError, onChange: onChange), &error)
     }
   }
 
@@ -54,8 +53,7 @@ public struct DatabaseRegionObservation: Sendable {
   ) throws -> DatabaseCancellable {
     try start { error in
       ObservationStartAccess.startRegionInPool(
-        pool.core, region.cxx, regionChangedThroughBox, regionFailedThroughBox, releaseRegionObservationBox,
-        RegionObservationBox.retained(onError: onError, onChange: onChange), &error)
+        pool.core, region.cxx, RegionObservationBox.callbacks(onError: onError, onChange: onChange), &error)
     }
   }
 }
@@ -83,11 +81,17 @@ private final class RegionObservationBox {
     self.onChange = onChange
   }
 
-  /// A new box, retained once for the core (which releases it).
-  static func retained(
+  /// The callbacks of a new box, retained once for the core (which
+  /// releases it).
+  static func callbacks(
     onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Database) -> Void
-  ) -> UnsafeMutableRawPointer {
-    Unmanaged.passRetained(RegionObservationBox(onError: onError, onChange: onChange)).toOpaque()
+  ) -> sqlitebridge.interop.RegionObservationCallbacks {
+    var callbacks = sqlitebridge.interop.RegionObservationCallbacks()
+    callbacks.changed = regionChangedThroughBox
+    callbacks.fail = regionFailedThroughBox
+    callbacks.release = releaseRegionObservationBox
+    callbacks.box = Unmanaged.passRetained(RegionObservationBox(onError: onError, onChange: onChange)).toOpaque()
+    return callbacks
   }
 
   static func at(_ context: UnsafeMutableRawPointer?) -> RegionObservationBox? {
@@ -95,12 +99,14 @@ private final class RegionObservationBox {
   }
 }
 
-private func regionChangedThroughBox(_ context: UnsafeMutableRawPointer?, _ database: UnsafeRawPointer?) {
+private func regionChangedThroughBox(
+  _ context: UnsafeMutableRawPointer?, _ database: UnsafePointer<sqlitebridge.Database>?
+) {
   guard let box = RegionObservationBox.at(context), let database else { return }
   withLentDatabase(database, box.onChange)
 }
 
-private func regionFailedThroughBox(_ context: UnsafeMutableRawPointer?, _ error: UnsafeRawPointer?) {
+private func regionFailedThroughBox(_ context: UnsafeMutableRawPointer?, _ error: UnsafePointer<sqlitebridge.Error>?) {
   RegionObservationBox.at(context)?.onError(DatabaseError(ObservationStartAccess.error(error)))
 }
 

@@ -60,8 +60,7 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     onChange: @escaping @Sendable (Value) -> Void
   ) -> DatabaseCancellable {
     start(onError: onError, onChange: onChange) {
-      ObservationStartAccess.startValueInQueue(
-        queue.core, fetchThroughBox, deliverThroughBox, failThroughBox, releaseValueObservationBox, $0)
+      ObservationStartAccess.startValueInQueue(queue.core, $0)
     }
   }
 
@@ -76,19 +75,24 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     onChange: @escaping @Sendable (Value) -> Void
   ) -> DatabaseCancellable {
     start(onError: onError, onChange: onChange) {
-      ObservationStartAccess.startValueInPool(
-        pool.core, fetchThroughBox, deliverThroughBox, failThroughBox, releaseValueObservationBox, $0)
+      ObservationStartAccess.startValueInPool(pool.core, $0)
     }
   }
 
-  /// Starts the core's observation with `begin`, which gets the box (retained
-  /// once for the core, which releases it).
+  /// Starts the core's observation with `begin`, which gets the callbacks
+  /// and the box (retained once for the core, which releases it).
   private func start(
     onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void,
-    _ begin: (UnsafeMutableRawPointer) -> sqlitebridge.interop.ObservationToken
+    _ begin: (sqlitebridge.interop.ValueObservationCallbacks) -> sqlitebridge.interop.ObservationToken
   ) -> DatabaseCancellable {
     let box = ValueObservationBox(self, onError: onError, onChange: onChange)
-    return DatabaseCancellable(begin(Unmanaged.passRetained(box as ValueObservationBoxBase).toOpaque()))
+    var callbacks = sqlitebridge.interop.ValueObservationCallbacks()
+    callbacks.fetch = fetchThroughBox
+    callbacks.deliver = deliverThroughBox
+    callbacks.fail = failThroughBox
+    callbacks.release = releaseValueObservationBox
+    callbacks.box = Unmanaged.passRetained(box as ValueObservationBoxBase).toOpaque()
+    return DatabaseCancellable(begin(callbacks))
   }
 
   /// The values, as an async sequence (see `AsyncValueObservation`): each
@@ -106,7 +110,7 @@ public struct ValueObservation<Value: Sendable>: Sendable {
 
 /// What the core holds of an observation (non-generic, for the C functions).
 class ValueObservationBoxBase {
-  func fetch(_ database: UnsafeRawPointer) -> ObservationStartAccess.Fetched { .Failed }
+  func fetch(_ database: UnsafePointer<sqlitebridge.Database>) -> ObservationStartAccess.Fetched { .Failed }
   func deliver() {}
   func fail(_ error: sqlitebridge.Error) {}
 }
@@ -134,7 +138,7 @@ private final class ValueObservationBox<Value: Sendable>: ValueObservationBoxBas
     self.onChange = onChange
   }
 
-  override func fetch(_ database: UnsafeRawPointer) -> ObservationStartAccess.Fetched {
+  override func fetch(_ database: UnsafePointer<sqlitebridge.Database>) -> ObservationStartAccess.Fetched {
     do {
       let value = try withLentDatabase(database, observation.fetch)
       if let isDuplicate = observation.isDuplicate, let delivered, isDuplicate(delivered, value) { return .Same }
@@ -165,7 +169,7 @@ private func box(at context: UnsafeMutableRawPointer?) -> ValueObservationBoxBas
 }
 
 private func fetchThroughBox(
-  _ context: UnsafeMutableRawPointer?, _ database: UnsafeRawPointer?
+  _ context: UnsafeMutableRawPointer?, _ database: UnsafePointer<sqlitebridge.Database>?
 ) -> ObservationStartAccess.Fetched {
   guard let box = box(at: context), let database else { return .Failed }
   return box.fetch(database)
@@ -175,7 +179,7 @@ private func deliverThroughBox(_ context: UnsafeMutableRawPointer?) {
   box(at: context)?.deliver()
 }
 
-private func failThroughBox(_ context: UnsafeMutableRawPointer?, _ error: UnsafeRawPointer?) {
+private func failThroughBox(_ context: UnsafeMutableRawPointer?, _ error: UnsafePointer<sqlitebridge.Error>?) {
   box(at: context)?.fail(ObservationStartAccess.error(error))
 }
 

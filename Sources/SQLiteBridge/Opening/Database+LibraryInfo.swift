@@ -7,7 +7,7 @@ extension Database {
   /// reports it (`Database::sqliteVersion`).
   public static var sqliteVersion: String {
     var version = std.string()
-    _ = sqlitebridge.interop.HookAccess.sqliteVersion(&version)
+    _ = sqlitebridge.interop.LibraryInfo.sqliteVersion(&version)
     return String(version)
   }
 
@@ -16,12 +16,12 @@ extension Database {
   /// (`"THREADSAFE=1"`, ...). Empty only when memory ran out.
   public static func compileOptions() -> [String] {
     var options = sqlitebridge.interop.StringList()
-    _ = sqlitebridge.interop.HookAccess.compileOptions(&options)
+    _ = sqlitebridge.interop.LibraryInfo.compileOptions(&options)
     return (0..<options.size()).map { String(options[$0]) }
   }
 
   /// The connection's `sqlite3*` handle, for calling sqlite3 yourself; the
   /// Database still owns it (never close it, and do not keep it past
   /// `close()`). Nil when closed.
-  public var sqliteHandle: OpaquePointer? { sqlitebridge.interop.HookAccess.handle(core) }
+  public var sqliteHandle: OpaquePointer? { sqlitebridge.interop.LibraryInfo.handle(core) }
 }

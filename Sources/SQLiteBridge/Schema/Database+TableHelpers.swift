@@ -88,12 +88,15 @@ extension Database {
     _ columns: [String] = [], from table: String, where whereSQL: String? = nil, _ arguments: [DatabaseValue] = [],
     orderBy: [String] = [], limit: Int? = nil
   ) throws -> [[String: DatabaseValue]] {
+    var parts = sqlitebridge.interop.SelectParts()
+    parts.columns = Self.stringList(columns)
+    parts.table = std.string(table)
+    parts.whereSQL = std.string(whereSQL ?? "")
+    parts.orderBy = Self.stringList(orderBy)
+    parts.hasLimit = limit != nil
+    parts.limit = Int64(limit ?? 0)
     var sql = std.string()
-    guard
-      sqlitebridge.interop.TableHelperAccess.selectSQL(
-        &core, Self.stringList(columns), std.string(table), std.string(whereSQL ?? ""), Self.stringList(orderBy),
-        limit != nil, Int64(limit ?? 0), &sql)
-    else { throw lastError }
+    guard sqlitebridge.interop.TableHelperAccess.selectSQL(&core, parts, &sql) else { throw lastError }
     return try execute(String(sql), limit.map { arguments + [.integer(Int64($0))] } ?? arguments)
   }
 

@@ -87,16 +87,16 @@ extension Database {
   /// The core's two steps around `body` (true: commit).
   private func scoped(_ kind: TransactionKind, asSavepoint: Bool, _ body: () throws -> Bool) throws {
     var savepoint = std.string()
-    guard sqlitebridge.interop.DatabaseAccess.beginScope(&core, kind.cxx, asSavepoint, &savepoint) else {
+    guard sqlitebridge.interop.TransactionAccess.beginScope(&core, kind.cxx, asSavepoint, &savepoint) else {
       throw lastError
     }
     let commit: Bool
     do {
       commit = try body()
     } catch {
-      _ = sqlitebridge.interop.DatabaseAccess.finishScope(&core, false, savepoint)
+      _ = sqlitebridge.interop.TransactionAccess.finishScope(&core, false, savepoint)
       throw error
     }
-    guard sqlitebridge.interop.DatabaseAccess.finishScope(&core, commit, savepoint) else { throw lastError }
+    guard sqlitebridge.interop.TransactionAccess.finishScope(&core, commit, savepoint) else { throw lastError }
   }
 }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "Connection.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Extensions.hpp"
 
 namespace sqlitebridge::interop {
 
@@ -51,7 +51,7 @@ namespace {
 // One group of a Swift aggregate.
 class CallbackAggregate : public Aggregate {
  public:
-  CallbackAggregate(void* aggregate, FunctionAccess::Step step, FunctionAccess::Finalize finalize,
+  CallbackAggregate(void* aggregate, AggregateCallbacks::Step step, AggregateCallbacks::Finalize finalize,
                     FunctionAccess::Release release) noexcept
       : aggregate_(aggregate), step_(step), finalize_(finalize), release_(release) {}
   CallbackAggregate(const CallbackAggregate&) = delete;
@@ -65,8 +65,8 @@ class CallbackAggregate : public Aggregate {
 
  private:
   void* aggregate_;
-  FunctionAccess::Step step_;
-  FunctionAccess::Finalize finalize_;
+  AggregateCallbacks::Step step_;
+  AggregateCallbacks::Finalize finalize_;
   FunctionAccess::Release release_;
 };
 
@@ -89,9 +89,12 @@ bool FunctionAccess::createFunction(Database& database, const std::string& name,
 }
 
 bool FunctionAccess::createAggregate(Database& database, const std::string& name, int argumentCount, bool deterministic,
-                                     MakeAggregate makeAggregate, Step step, Finalize finalize,
-                                     Release releaseAggregate, Release release, void* context) noexcept {
-  std::shared_ptr<Owned> owned = own(context, release);
+                                     const AggregateCallbacks& callbacks) noexcept {
+  const AggregateCallbacks::MakeAggregate makeAggregate = callbacks.makeAggregate;
+  const AggregateCallbacks::Step step = callbacks.step;
+  const AggregateCallbacks::Finalize finalize = callbacks.finalize;
+  const ReleaseBox releaseAggregate = callbacks.releaseAggregate;
+  std::shared_ptr<Owned> owned = own(callbacks.box, callbacks.release);
   if (owned == nullptr) return outOfMemory(database);
   std::function<std::unique_ptr<Aggregate>()> factory;
   try {

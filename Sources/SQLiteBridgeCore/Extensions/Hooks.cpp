@@ -11,7 +11,7 @@
 
 #include "Connection.hpp"
 #include "ConnectionObservation.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Extensions.hpp"
 
 namespace sqlitebridge {
 
@@ -52,8 +52,7 @@ void changeTrampoline(void* argument, int operation, const char* /*schema*/, con
   if (operation == SQLITE_UPDATE) kind = ChangeKind::Update;
   if (operation == SQLITE_DELETE) kind = ChangeKind::Delete;
   try {
-    if (hook.function != nullptr)
-      hook.function(hook.context, static_cast<int>(kind), table != nullptr ? table : "", rowID);
+    if (hook.function != nullptr) hook.function(hook.context, kind, table != nullptr ? table : "", rowID);
   } catch (...) {
   }
   if (connection.observation) connection.observation->rowChanged(kind, table, rowID);
@@ -72,10 +71,10 @@ void callTransactionFunction(void* context) {
   }
 }
 
-void callChangeFunction(void* context, int kind, const char* table, std::int64_t rowID) {
+void callChangeFunction(void* context, ChangeKind kind, const char* table, std::int64_t rowID) {
   try {
     (*static_cast<std::function<void(ChangeKind, const std::string&, std::int64_t)>*>(context))(
-        static_cast<ChangeKind>(kind), std::string(table), rowID);
+        kind, std::string(table), rowID);
   } catch (...) {
   }
 }

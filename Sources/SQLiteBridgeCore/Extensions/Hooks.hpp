@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "sqlitebridge/Tracing.hpp"
+
 namespace sqlitebridge {
 
 class Connection;
@@ -15,15 +17,14 @@ class Connection;
 /// Frees a callback's context; called once, when the callback is replaced,
 /// removed or its connection closes, after SQLite forgot the callback.
 using HookRelease = void (*)(void* context);
-/// A trace event: `kind` is a `TraceEvent::Kind` (0 statement, 1 profile),
-/// `sql` the statement's SQL as written, `expandedSQL` null unless asked
+/// A trace event of `kind`, `sql` the statement's SQL as written, `expandedSQL` null unless asked
 /// for, `nanoseconds` the run's duration for a profile event, else -1.
-using TraceFunction = void (*)(void* context, int kind, const char* sql, const char* expandedSQL,
+using TraceFunction = void (*)(void* context, TraceEvent::Kind kind, const char* sql, const char* expandedSQL,
                                std::int64_t nanoseconds);
 /// A commit or a rollback.
 using TransactionFunction = void (*)(void* context);
-/// A changed row: `kind` is a `ChangeKind` (0 insert, 1 update, 2 delete).
-using ChangeFunction = void (*)(void* context, int kind, const char* table, std::int64_t rowID);
+/// A changed row of `table`.
+using ChangeFunction = void (*)(void* context, ChangeKind kind, const char* table, std::int64_t rowID);
 
 /// One installed callback (none when `function` is null).
 template <typename Function>

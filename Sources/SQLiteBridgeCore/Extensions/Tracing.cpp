@@ -8,7 +8,7 @@
 #include "Connection.hpp"
 #include "ConnectionObservation.hpp"
 #include "Hooks.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Extensions.hpp"
 
 namespace sqlitebridge {
 
@@ -36,15 +36,15 @@ int traceTrampoline(unsigned type, void* argument, void* subject, void* detail) 
   const unsigned asked = connection.hooks.traceOptions;
   if (type == SQLITE_TRACE_STMT && (asked & TraceOptions::Statements) == 0) return 0;
   if (type == SQLITE_TRACE_PROFILE && (asked & TraceOptions::Profile) == 0) return 0;
-  int kind = 0;
+  TraceEvent::Kind kind = TraceEvent::Kind::Statement;
   const char* sql = nullptr;
   std::int64_t nanoseconds = -1;
   if (type == SQLITE_TRACE_STMT) {
-    kind = static_cast<int>(TraceEvent::Kind::Statement);
+    kind = TraceEvent::Kind::Statement;
     const char* text = static_cast<const char*>(detail);
     sql = isTriggerComment(text) ? text : sqlite3_sql(statement);
   } else if (type == SQLITE_TRACE_PROFILE) {
-    kind = static_cast<int>(TraceEvent::Kind::Profile);
+    kind = TraceEvent::Kind::Profile;
     sql = sqlite3_sql(statement);
     nanoseconds = *static_cast<const sqlite3_int64*>(detail);
   } else {
@@ -54,7 +54,7 @@ int traceTrampoline(unsigned type, void* argument, void* subject, void* detail) 
   const char* expanded = nullptr;
   char* made = nullptr;
   if ((connection.hooks.traceOptions & TraceOptions::ExpandedSQL) != 0) {
-    if (kind == static_cast<int>(TraceEvent::Kind::Statement) && isTriggerComment(sql)) {
+    if (kind == TraceEvent::Kind::Statement && isTriggerComment(sql)) {
       expanded = sql;  // a trigger's comments show no bound values
     } else {
       made = sqlite3_expanded_sql(statement);  // null when out of memory
@@ -74,10 +74,11 @@ using TraceCallback = std::function<void(const TraceEvent&)>;
 
 void deleteTraceCallback(void* context) { delete static_cast<TraceCallback*>(context); }
 
-void callTraceCallback(void* context, int kind, const char* sql, const char* expandedSQL, std::int64_t nanoseconds) {
+void callTraceCallback(void* context, TraceEvent::Kind kind, const char* sql, const char* expandedSQL,
+                       std::int64_t nanoseconds) {
   try {
     TraceEvent event;
-    event.kind = static_cast<TraceEvent::Kind>(kind);
+    event.kind = kind;
     event.sql = sql;
     if (expandedSQL != nullptr) event.expandedSQL = std::string(expandedSQL);
     if (nanoseconds >= 0) event.duration = std::chrono::nanoseconds(nanoseconds);

@@ -3,18 +3,20 @@
 // core's detail::ValueObserver and detail::RegionObserver.
 #include <new>
 
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Observation.hpp"
 
 namespace sqlitebridge {
 
 namespace {
 
 using Access = interop::ObservationStartAccess;
+using ValueCallbacks = interop::ValueObservationCallbacks;
+using RegionCallbacks = interop::RegionObservationCallbacks;
 
 /// Owns the Swift box: releases it once the core forgets the observer.
 class ForeignContext {
  public:
-  ForeignContext(Access::Release release, void* context) noexcept : release_(release), context_(context) {}
+  ForeignContext(interop::ReleaseBox release, void* context) noexcept : release_(release), context_(context) {}
   ~ForeignContext() {
     if (release_ != nullptr) release_(context_);
   }
@@ -25,15 +27,17 @@ class ForeignContext {
   void* context() const noexcept { return context_; }
 
  private:
-  Access::Release release_;
+  interop::ReleaseBox release_;
   void* context_;
 };
 
 class ForeignValueObserver final : public detail::ValueObserver, private ForeignContext {
  public:
-  ForeignValueObserver(Access::Fetch fetch, Access::Deliver deliver, Access::Fail fail, Access::Release release,
-                       void* context) noexcept
-      : ForeignContext(release, context), fetch_(fetch), deliver_(deliver), fail_(fail) {}
+  explicit ForeignValueObserver(const ValueCallbacks& callbacks) noexcept
+      : ForeignContext(callbacks.release, callbacks.box),
+        fetch_(callbacks.fetch),
+        deliver_(callbacks.deliver),
+        fail_(callbacks.fail) {}
 
   Fetched fetch(Database& db, Error& error) override {
     switch (fetch_(context(), &db)) {
@@ -53,22 +57,22 @@ class ForeignValueObserver final : public detail::ValueObserver, private Foreign
   void fail(const Error& error) override { fail_(context(), &error); }
 
  private:
-  Access::Fetch fetch_;
-  Access::Deliver deliver_;
-  Access::Fail fail_;
+  ValueCallbacks::Fetch fetch_;
+  ValueCallbacks::Deliver deliver_;
+  ValueCallbacks::Fail fail_;
 };
 
 class ForeignRegionObserver final : public detail::RegionObserver, private ForeignContext {
  public:
-  ForeignRegionObserver(Access::Changed changed, Access::Fail fail, Access::Release release, void* context) noexcept
-      : ForeignContext(release, context), changed_(changed), fail_(fail) {}
+  explicit ForeignRegionObserver(const RegionCallbacks& callbacks) noexcept
+      : ForeignContext(callbacks.release, callbacks.box), changed_(callbacks.changed), fail_(callbacks.fail) {}
 
   void changed(Database& db) override { changed_(context(), &db); }
   void fail(const Error& error) override { fail_(context(), &error); }
 
  private:
-  Access::Changed changed_;
-  Access::Fail fail_;
+  RegionCallbacks::Changed changed_;
+  ValueCallbacks::Fail fail_;
 };
 
 /// The token of `handle`; an inactive one when memory runs out (the
@@ -82,28 +86,26 @@ interop::ObservationToken tokenOf(ObservationHandle handle) noexcept {
   return token;
 }
 
-interop::ObservationToken startValue(ConnectionPool* pool, Access::Fetch fetch, Access::Deliver deliver,
-                                     Access::Fail fail, Access::Release release, void* context) noexcept {
+interop::ObservationToken startValue(ConnectionPool* pool, const ValueCallbacks& callbacks) noexcept {
   std::shared_ptr<ForeignValueObserver> observer;
   try {
-    observer = std::make_shared<ForeignValueObserver>(fetch, deliver, fail, release, context);
+    observer = std::make_shared<ForeignValueObserver>(callbacks);
   } catch (...) {
     const Error error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory while starting an observation", std::string()};
-    fail(context, &error);
-    if (release != nullptr) release(context);
+    callbacks.fail(callbacks.box, &error);
+    if (callbacks.release != nullptr) callbacks.release(callbacks.box);
     return interop::ObservationToken();
   }
   return tokenOf(detail::startValueObservation(pool, std::move(observer)));
 }
 
-interop::ObservationToken startRegion(ConnectionPool* pool, const DatabaseRegion& region, Access::Changed changed,
-                                      Access::Fail fail, Access::Release release, void* context,
-                                      Error& error) noexcept {
+interop::ObservationToken startRegion(ConnectionPool* pool, const DatabaseRegion& region,
+                                      const RegionCallbacks& callbacks, Error& error) noexcept {
   std::shared_ptr<ForeignRegionObserver> observer;
   try {
-    observer = std::make_shared<ForeignRegionObserver>(changed, fail, release, context);
+    observer = std::make_shared<ForeignRegionObserver>(callbacks);
   } catch (...) {
-    if (release != nullptr) release(context);
+    if (callbacks.release != nullptr) callbacks.release(callbacks.box);
     error = Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory while starting an observation", std::string()};
     return interop::ObservationToken();
   }
@@ -120,30 +122,26 @@ interop::ObservationToken startRegion(ConnectionPool* pool, const DatabaseRegion
 
 namespace interop {
 
-ObservationToken ObservationStartAccess::startValueInQueue(const DatabaseQueue& queue, Fetch fetch, Deliver deliver,
-                                                           Fail fail, Release release, void* context) noexcept {
-  return startValue(sqlitebridge::ObservationAccess::of(const_cast<DatabaseQueue&>(queue)), fetch, deliver, fail,
-                    release, context);
+ObservationToken ObservationStartAccess::startValueInQueue(const DatabaseQueue& queue,
+                                                           const ValueObservationCallbacks& callbacks) noexcept {
+  return startValue(sqlitebridge::ObservationAccess::of(const_cast<DatabaseQueue&>(queue)), callbacks);
 }
 
-ObservationToken ObservationStartAccess::startValueInPool(const DatabasePool& pool, Fetch fetch, Deliver deliver,
-                                                          Fail fail, Release release, void* context) noexcept {
-  return startValue(sqlitebridge::ObservationAccess::of(const_cast<DatabasePool&>(pool)), fetch, deliver, fail, release,
-                    context);
+ObservationToken ObservationStartAccess::startValueInPool(const DatabasePool& pool,
+                                                          const ValueObservationCallbacks& callbacks) noexcept {
+  return startValue(sqlitebridge::ObservationAccess::of(const_cast<DatabasePool&>(pool)), callbacks);
 }
 
 ObservationToken ObservationStartAccess::startRegionInQueue(const DatabaseQueue& queue, const DatabaseRegion& region,
-                                                            Changed changed, Fail fail, Release release, void* context,
+                                                            const RegionObservationCallbacks& callbacks,
                                                             Error& error) noexcept {
-  return startRegion(sqlitebridge::ObservationAccess::of(const_cast<DatabaseQueue&>(queue)), region, changed, fail,
-                     release, context, error);
+  return startRegion(sqlitebridge::ObservationAccess::of(const_cast<DatabaseQueue&>(queue)), region, callbacks, error);
 }
 
 ObservationToken ObservationStartAccess::startRegionInPool(const DatabasePool& pool, const DatabaseRegion& region,
-                                                           Changed changed, Fail fail, Release release, void* context,
+                                                           const RegionObservationCallbacks& callbacks,
                                                            Error& error) noexcept {
-  return startRegion(sqlitebridge::ObservationAccess::of(const_cast<DatabasePool&>(pool)), region, changed, fail,
-                     release, context, error);
+  return startRegion(sqlitebridge::ObservationAccess::of(const_cast<DatabasePool&>(pool)), region, callbacks, error);
 }
 
 void ObservationStartAccess::cancel(const ObservationToken& token) noexcept {
@@ -154,10 +152,10 @@ bool ObservationStartAccess::isActive(const ObservationToken& token) noexcept {
   return token.handle && token.handle->isActive();
 }
 
-Error ObservationStartAccess::error(const void* error) noexcept {
+Error ObservationStartAccess::error(const Error* error) noexcept {
   if (error == nullptr) return Error();
   try {
-    return *static_cast<const Error*>(error);
+    return *error;
   } catch (...) {
     return Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()};
   }

@@ -5,7 +5,7 @@
 #include "Connection.hpp"
 #include "ConnectionObservation.hpp"
 #include "Hooks.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Observation.hpp"
 
 namespace sqlitebridge {
 
@@ -13,15 +13,14 @@ namespace {
 
 class ForeignTransactionObserver final : public TransactionObserver {
  public:
-  using Access = interop::ObservationAccess;
-  ForeignTransactionObserver(Access::Observes observes, Access::DidChange didChange, Access::WillCommit willCommit,
-                             Access::DidEnd didEnd, Access::Release release, void* context) noexcept
-      : observes_(observes),
-        didChange_(didChange),
-        willCommit_(willCommit),
-        didEnd_(didEnd),
-        release_(release),
-        context_(context) {}
+  using Callbacks = interop::ObserverCallbacks;
+  explicit ForeignTransactionObserver(const Callbacks& callbacks) noexcept
+      : observes_(callbacks.observes),
+        didChange_(callbacks.didChange),
+        willCommit_(callbacks.willCommit),
+        didEnd_(callbacks.didEnd),
+        release_(callbacks.release),
+        context_(callbacks.box) {}
   ~ForeignTransactionObserver() override {
     if (release_ != nullptr) release_(context_);
   }
@@ -29,10 +28,10 @@ class ForeignTransactionObserver final : public TransactionObserver {
   ForeignTransactionObserver& operator=(const ForeignTransactionObserver&) = delete;
 
   bool observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) override {
-    return observes_ != nullptr && observes_(context_, static_cast<int>(kind), table.c_str(), &columns);
+    return observes_ != nullptr && observes_(context_, kind, table.c_str(), &columns);
   }
   void databaseDidChange(const DatabaseEvent& event) override {
-    if (didChange_ != nullptr) didChange_(context_, static_cast<int>(event.kind), event.table.c_str(), event.rowID);
+    if (didChange_ != nullptr) didChange_(context_, event.kind, event.table.c_str(), event.rowID);
   }
   bool databaseWillCommit(Error* error) override { return willCommit_ == nullptr || willCommit_(context_, error); }
   void databaseDidCommit(Database& db) override {
@@ -43,11 +42,11 @@ class ForeignTransactionObserver final : public TransactionObserver {
   }
 
  private:
-  Access::Observes observes_;
-  Access::DidChange didChange_;
-  Access::WillCommit willCommit_;
-  Access::DidEnd didEnd_;
-  Access::Release release_;
+  Callbacks::Observes observes_;
+  Callbacks::DidChange didChange_;
+  Callbacks::WillCommit willCommit_;
+  Callbacks::DidEnd didEnd_;
+  interop::ReleaseBox release_;
   void* context_;
 };
 
@@ -55,14 +54,13 @@ class ForeignTransactionObserver final : public TransactionObserver {
 
 namespace interop {
 
-void ObservationAccess::addObserver(Database& database, const void* identity, ObserverExtent extent, Observes observes,
-                                    DidChange didChange, WillCommit willCommit, DidEnd didEnd, Alive alive,
-                                    Release release, void* context) noexcept {
+void ObservationAccess::addObserver(Database& database, std::uintptr_t identity, ObserverExtent extent,
+                                    const ObserverCallbacks& callbacks) noexcept {
   std::shared_ptr<TransactionObserver> observer;
   try {
-    observer = std::make_shared<ForeignTransactionObserver>(observes, didChange, willCommit, didEnd, release, context);
+    observer = std::make_shared<ForeignTransactionObserver>(callbacks);
   } catch (...) {
-    if (release != nullptr) release(context);
+    if (callbacks.release != nullptr) callbacks.release(callbacks.box);
     if (database.connection_) database.connection_->fail(SQLITE_NOMEM, "out of memory", std::string());
     return;
   }
@@ -74,8 +72,8 @@ void ObservationAccess::addObserver(Database& database, const void* identity, Ob
     // The core holds the box; a Swift observer held weakly tells whether
     // it still exists through `alive`.
     const ObserverExtent held = extent == ObserverExtent::ObserverLifetime ? ObserverExtent::DatabaseLifetime : extent;
-    observation->addForeign(observer, held, identity, extent == ObserverExtent::ObserverLifetime ? alive : nullptr,
-                            context);
+    observation->addForeign(observer, held, reinterpret_cast<const void*>(identity),
+                            extent == ObserverExtent::ObserverLifetime ? callbacks.alive : nullptr, callbacks.box);
   } catch (...) {
     database.connection_->fail(SQLITE_NOMEM, "out of memory while adding a transaction observer", std::string());
     return;
@@ -83,20 +81,20 @@ void ObservationAccess::addObserver(Database& database, const void* identity, Ob
   refreshSQLiteHooks(*database.connection_);
 }
 
-void ObservationAccess::removeObserver(Database& database, const void* identity) noexcept {
+void ObservationAccess::removeObserver(Database& database, std::uintptr_t identity) noexcept {
   if (!database.connection_ || !database.connection_->observation) return;
-  database.connection_->observation->removeForeign(identity);
+  database.connection_->observation->removeForeign(reinterpret_cast<const void*>(identity));
   refreshSQLiteHooks(*database.connection_);
 }
 
-int ObservationAccess::columnCount(const void* columns) noexcept {
-  return columns != nullptr ? static_cast<int>(static_cast<const std::vector<std::string>*>(columns)->size()) : 0;
+int ObservationAccess::columnCount(const StringList* columns) noexcept {
+  return columns != nullptr ? static_cast<int>(columns->size()) : 0;
 }
 
-std::string ObservationAccess::column(const void* columns, int index) noexcept {
+std::string ObservationAccess::column(const StringList* columns, int index) noexcept {
   if (columns == nullptr) return std::string();
   try {
-    const auto& list = *static_cast<const std::vector<std::string>*>(columns);
+    const StringList& list = *columns;
     if (index < 0 || static_cast<std::size_t>(index) >= list.size()) return std::string();
     return list[static_cast<std::size_t>(index)];
   } catch (...) {
@@ -104,9 +102,9 @@ std::string ObservationAccess::column(const void* columns, int index) noexcept {
   }
 }
 
-void ObservationAccess::setVeto(void* veto, int code, int extendedCode, const std::string& message) noexcept {
+void ObservationAccess::setVeto(Error* veto, int code, int extendedCode, const std::string& message) noexcept {
   if (veto == nullptr) return;
-  Error& error = *static_cast<Error*>(veto);
+  Error& error = *veto;
   error.code = code & 0xff;
   error.extendedCode = extendedCode != 0 ? extendedCode : code;
   try {
@@ -115,9 +113,7 @@ void ObservationAccess::setVeto(void* veto, int code, int extendedCode, const st
   }
 }
 
-Database ObservationAccess::share(const void* database) noexcept {
-  return Database(static_cast<const Database*>(database)->connection_);
-}
+Database ObservationAccess::share(const Database* database) noexcept { return Database(database->connection_); }
 
 DatabaseRegion ObservationAccess::columns(const std::string& table, const StringList& columns) noexcept {
   try {

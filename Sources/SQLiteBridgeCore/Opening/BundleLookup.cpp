@@ -4,7 +4,7 @@
 #include <set>
 
 #include "FileSystem.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Opening.hpp"
 
 namespace sqlitebridge::interop {
 

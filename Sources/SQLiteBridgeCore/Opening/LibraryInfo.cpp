@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "sqlitebridge/Database.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Opening.hpp"
 
 namespace sqlitebridge {
 
@@ -40,11 +40,11 @@ bool assignOrClear(Out& out, Make make) noexcept {
 
 }  // namespace
 
-bool HookAccess::sqliteVersion(std::string& version) noexcept {
+bool LibraryInfo::sqliteVersion(std::string& version) noexcept {
   return assignOrClear(version, [] { return Database::sqliteVersion(); });
 }
 
-bool HookAccess::compileOptions(StringList& options) noexcept {
+bool LibraryInfo::compileOptions(StringList& options) noexcept {
   return assignOrClear(options, [] { return Database::compileOptions(); });
 }
 

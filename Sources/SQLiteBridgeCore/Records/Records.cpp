@@ -12,7 +12,7 @@
 #include "SqlText.hpp"
 #include "TableHelperSQL.hpp"
 #include "sqlitebridge/Database.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Schema.hpp"
 
 namespace sqlitebridge {
 

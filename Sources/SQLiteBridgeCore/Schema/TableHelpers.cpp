@@ -14,7 +14,7 @@
 #include "SqlText.hpp"
 #include "TableHelperSQL.hpp"
 #include "sqlitebridge/Database.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Schema.hpp"
 
 namespace sqlitebridge {
 
@@ -588,12 +588,11 @@ bool TableHelperAccess::deleteSQL(Database& database, const std::string& table, 
   }
 }
 
-bool TableHelperAccess::selectSQL(Database& database, const StringList& columns, const std::string& table,
-                                  const std::string& whereSQL, const StringList& orderBy, bool hasLimit,
-                                  std::int64_t limit, std::string& sql) noexcept {
+bool TableHelperAccess::selectSQL(Database& database, const SelectParts& parts, std::string& sql) noexcept {
   if (!database.beginCall()) return false;
   try {
-    return sqlitebridge::selectSQL(*database.connection_, columns, table, whereSQL, orderBy, hasLimit, limit, sql);
+    return sqlitebridge::selectSQL(*database.connection_, parts.columns, parts.table, parts.whereSQL, parts.orderBy,
+                                   parts.hasLimit, parts.limit, sql);
   } catch (...) {
     return outOfMemory(*database.connection_);
   }

@@ -8,7 +8,7 @@
 #include "Connection.hpp"
 #include "ConversionFailure.hpp"
 #include "StatementState.hpp"
-#include "sqlitebridge/interop/Interop.hpp"
+#include "sqlitebridge/interop/Statements.hpp"
 
 namespace sqlitebridge {
 

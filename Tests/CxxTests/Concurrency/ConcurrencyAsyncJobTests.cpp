@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <sqlitebridge/interop/Interop.hpp>
+#include <sqlitebridge/interop/Testing.hpp>
 
 #include "ConcurrencySupport.hpp"
 #include "TestSupport.hpp"
@@ -35,6 +36,7 @@ using sqlitebridge::Row;
 using sqlitebridge::Value;
 using sqlitebridge::interop::AsyncJobHandle;
 using sqlitebridge::interop::ConcurrencyAccess;
+using sqlitebridge::interop::ConcurrencyTesting;
 using namespace sqlitebridge_test;
 
 namespace {
@@ -230,10 +232,10 @@ TEST(ConcurrencyAsyncJobs, CancellingAJobEndsItsWaitForAConnection) {
     // Cancel only once the job waits for the connection (a cancel before it
     // starts is another test's).
     const auto deadline = std::chrono::steady_clock::now() + kThreadWaitLimit;
-    while (ConcurrencyAccess::waitingCount(pool) == 0 && std::chrono::steady_clock::now() < deadline) {
+    while (ConcurrencyTesting::waitingCount(pool) == 0 && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::yield();
     }
-    const bool waited = ConcurrencyAccess::waitingCount(pool) == 1;
+    const bool waited = ConcurrencyTesting::waitingCount(pool) == 1;
     EXPECT_TRUE(waited) << "the job never waited for the connection";
     ConcurrencyAccess::cancel(job);
     // Were the job to wait for the connection, this would time out.
@@ -241,7 +243,7 @@ TEST(ConcurrencyAsyncJobs, CancellingAJobEndsItsWaitForAConnection) {
     release.countDown();
     holder.join();
     EXPECT_TRUE(completedWhileHeld) << "the cancelled job waited for the holder";
-    EXPECT_EQ(ConcurrencyAccess::waitingCount(pool), 0);
+    EXPECT_EQ(ConcurrencyTesting::waitingCount(pool), 0);
     EXPECT_FALSE(waiting.gotLease);
     EXPECT_FALSE(touched);
   }

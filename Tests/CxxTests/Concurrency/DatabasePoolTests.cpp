@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <sqlitebridge/interop/Interop.hpp>
+#include <sqlitebridge/interop/Testing.hpp>
 
 #include "ConcurrencySupport.hpp"
 #include "TestSupport.hpp"
@@ -38,6 +39,7 @@ using sqlitebridge::ResultCode;
 using sqlitebridge::Row;
 using sqlitebridge::Value;
 using sqlitebridge::interop::ConcurrencyAccess;
+using sqlitebridge::interop::ConcurrencyTesting;
 using namespace sqlitebridge_test;
 
 namespace {
@@ -530,30 +532,30 @@ TEST_F(PoolTest, InterruptFromAnotherThreadRollsBackAWrite) {
 
 TEST_F(PoolTest, TransientProtocolAnswersToAReadAreRetried) {
   ASSERT_TRUE(insert(1));
-  const std::int64_t before = ConcurrencyAccess::transientRetryCount(pool());
-  ConcurrencyAccess::injectTransientFailures(pool(), 3, SQLITE_PROTOCOL);
+  const std::int64_t before = ConcurrencyTesting::transientRetryCount(pool());
+  ConcurrencyTesting::injectTransientFailures(pool(), 3, SQLITE_PROTOCOL);
   const Error error = pool().read([](Database& db) {
     EXPECT_EQ(scalarInteger(db, "SELECT count(*) FROM t"), 1);
     return db.lastError();
   });
   EXPECT_FALSE(error.isError()) << error.message;
-  EXPECT_EQ(ConcurrencyAccess::transientRetryCount(pool()) - before, 3);
+  EXPECT_EQ(ConcurrencyTesting::transientRetryCount(pool()) - before, 3);
 }
 
 TEST_F(PoolTest, TransientBusyAnswersToAWriteAreRetried) {
-  const std::int64_t before = ConcurrencyAccess::transientRetryCount(pool());
-  ConcurrencyAccess::injectTransientFailures(pool(), 3, SQLITE_BUSY);
+  const std::int64_t before = ConcurrencyTesting::transientRetryCount(pool());
+  ConcurrencyTesting::injectTransientFailures(pool(), 3, SQLITE_BUSY);
   Error error;
   EXPECT_TRUE(pool().write([](Database& db) { return db.execute("INSERT INTO t VALUES (1)"); }, &error))
       << error.message;
-  EXPECT_EQ(ConcurrencyAccess::transientRetryCount(pool()) - before, 3);
+  EXPECT_EQ(ConcurrencyTesting::transientRetryCount(pool()) - before, 3);
   EXPECT_EQ(count(), 1);
 }
 
 TEST_F(PoolTest, MoreTransientAnswersThanTheRetryLimitAreReported) {
   constexpr int kRetryLimit = 10;
-  const std::int64_t before = ConcurrencyAccess::transientRetryCount(pool());
-  ConcurrencyAccess::injectTransientFailures(pool(), kRetryLimit + 1, SQLITE_PROTOCOL);
+  const std::int64_t before = ConcurrencyTesting::transientRetryCount(pool());
+  ConcurrencyTesting::injectTransientFailures(pool(), kRetryLimit + 1, SQLITE_PROTOCOL);
   bool ran = false;
   const Error error = pool().read([&](Database& db) {
     ran = true;
@@ -561,13 +563,13 @@ TEST_F(PoolTest, MoreTransientAnswersThanTheRetryLimitAreReported) {
   });
   EXPECT_TRUE(ran);
   EXPECT_TRUE(error.is(ResultCode::Protocol)) << error.code << " " << error.message;
-  EXPECT_EQ(ConcurrencyAccess::transientRetryCount(pool()) - before, kRetryLimit);
+  EXPECT_EQ(ConcurrencyTesting::transientRetryCount(pool()) - before, kRetryLimit);
   // The pool works afterwards, for reads and writes.
   EXPECT_EQ(count(), 0);
   EXPECT_TRUE(insert(1));
   EXPECT_EQ(count(), 1);
 
-  ConcurrencyAccess::injectTransientFailures(pool(), kRetryLimit + 1, SQLITE_BUSY);
+  ConcurrencyTesting::injectTransientFailures(pool(), kRetryLimit + 1, SQLITE_BUSY);
   Error writeError;
   EXPECT_FALSE(pool().write([](Database& db) { return db.execute("INSERT INTO t VALUES (2)"); }, &writeError));
   EXPECT_TRUE(writeError.is(ResultCode::Busy)) << writeError.code << " " << writeError.message;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include <sqlitebridge/interop/Interop.hpp>
+#include <sqlitebridge/interop/Testing.hpp>
 
 #include "TestSupport.hpp"
 #include "ThreadSupport.hpp"
@@ -23,6 +24,7 @@ using sqlitebridge::Error;
 using sqlitebridge::JournalMode;
 using sqlitebridge::ObservationHandle;
 using sqlitebridge::interop::ConcurrencyAccess;
+using sqlitebridge::interop::ConcurrencyTesting;
 using namespace sqlitebridge_test;
 
 namespace {
@@ -31,7 +33,7 @@ namespace {
 /// `after`; false when the limit ran out.
 bool waitForChecks(const DatabasePool& pool, std::uint64_t after, std::uint64_t count) {
   const auto deadline = std::chrono::steady_clock::now() + kThreadWaitLimit;
-  while (ConcurrencyAccess::externalCheckCount(pool) < after + count) {
+  while (ConcurrencyTesting::externalCheckCount(pool) < after + count) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::yield();
   }
@@ -100,14 +102,14 @@ TEST(ExternalChanges, AReadOnlyPoolIsToldOfEachCommitOfAnotherConnectionOnceAndO
   first.join();
 
   // No commit: checks tell nothing.
-  ASSERT_TRUE(waitForChecks(pool, ConcurrencyAccess::externalCheckCount(pool), 3));
+  ASSERT_TRUE(waitForChecks(pool, ConcurrencyTesting::externalCheckCount(pool), 3));
   EXPECT_EQ(told.load(), 0) << "told of a commit that never happened";
 
   // One commit each time: told once each time, never missed.
   for (int commit = 1; commit <= 3; ++commit) {
     ASSERT_TRUE(writer.execute("INSERT INTO items DEFAULT VALUES")) << writer.lastError().message;
     EXPECT_TRUE(waitForAtLeast(told, commit)) << "commit " << commit << " was missed";
-    ASSERT_TRUE(waitForChecks(pool, ConcurrencyAccess::externalCheckCount(pool), 2));
+    ASSERT_TRUE(waitForChecks(pool, ConcurrencyTesting::externalCheckCount(pool), 2));
     EXPECT_EQ(told.load(), commit) << "after commit " << commit;
   }
   EXPECT_EQ(failures.load(), 0);
@@ -152,7 +154,7 @@ TEST(ExternalChanges, AReadWritePoolChecksWithoutTheWriter) {
     });
   });
   ASSERT_TRUE(holding.waitFor());
-  const bool checked = waitForChecks(pool, ConcurrencyAccess::externalCheckCount(pool), 2);
+  const bool checked = waitForChecks(pool, ConcurrencyTesting::externalCheckCount(pool), 2);
   ASSERT_TRUE(writer.execute("INSERT INTO items DEFAULT VALUES")) << writer.lastError().message;
   const bool told = checked && changed.waitFor();
   releaseWriter.countDown();

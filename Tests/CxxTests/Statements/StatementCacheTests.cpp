@@ -9,6 +9,7 @@
 
 #include "TestSupport.hpp"
 #include <sqlitebridge/interop/Interop.hpp>
+#include <sqlitebridge/interop/Testing.hpp>
 
 using sqlitebridge::Database;
 using sqlitebridge::NamedValues;
@@ -18,6 +19,7 @@ using sqlitebridge::Statement;
 using sqlitebridge::StepResult;
 using sqlitebridge::Value;
 using sqlitebridge::interop::DatabaseAccess;
+using sqlitebridge::interop::StatementTesting;
 using namespace sqlitebridge_test;
 
 namespace {
@@ -454,7 +456,7 @@ TEST_F(StatementCache, EarlierBindingsAreClearedForCachedStatementButKeptForArgu
   const std::string sql = "SELECT ?";
   ASSERT_TRUE(db_.execute(sql, {Value(42)}));
   {
-    Statement kept = DatabaseAccess::cachedStatementForArguments(db_, sql.data(), sql.size());
+    Statement kept = StatementTesting::cachedStatementForArguments(db_, sql.data(), sql.size());
     ASSERT_EQ(kept.step(), StepResult::Row);
     EXPECT_EQ(kept.columnValue(0), Value(42));  // still bound: its borrower rebinds everything
   }
@@ -467,7 +469,7 @@ TEST_F(StatementCache, LargeValuesAreReleasedWhenTheStatementComesBack) {
   const std::string sql = "SELECT ?";
   const std::vector<std::uint8_t> large(100000, 7);
   ASSERT_TRUE(db_.execute(sql, {Value::fromBlob(large)}));
-  Statement next = DatabaseAccess::cachedStatementForArguments(db_, sql.data(), sql.size());
+  Statement next = StatementTesting::cachedStatementForArguments(db_, sql.data(), sql.size());
   ASSERT_EQ(next.step(), StepResult::Row);
   EXPECT_TRUE(next.columnValue(0).isNull());  // not kept referenced by the cache
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteBridgeCore.Interop
+import SQLiteBridgeCore.Testing
 import Testing
 
 @testable import SQLiteBridge
@@ -28,14 +28,14 @@ struct AsyncConcurrencyTests {
         return Shared(
           name: kind, read: { body in try await pool.read(body) }, write: { body in try await pool.write(body) },
           syncWrite: { body in try pool.write(body) }, syncRead: { body in try pool.read(body) },
-          waiting: { Int(sqlitebridge.interop.ConcurrencyAccess.waitingCount(pool.core)) })
+          waiting: { Int(sqlitebridge.interop.ConcurrencyTesting.waitingCount(pool.core)) })
       }
       let queue = try DatabaseQueue(path: path)
       try queue.writeWithoutTransaction { db in try db.execute("PRAGMA synchronous = OFF") }
       return Shared(
         name: kind, read: { body in try await queue.read(body) }, write: { body in try await queue.write(body) },
         syncWrite: { body in try queue.write(body) }, syncRead: { body in try queue.read(body) },
-        waiting: { Int(sqlitebridge.interop.ConcurrencyAccess.waitingCount(queue.core)) })
+        waiting: { Int(sqlitebridge.interop.ConcurrencyTesting.waitingCount(queue.core)) })
     }
   }
 

@@ -1,6 +1,6 @@
 import Foundation
 import SQLiteBridgeCore
-import SQLiteBridgeCore.Interop
+import SQLiteBridgeCore.Testing
 import Testing
 
 @testable import SQLiteBridge
@@ -11,7 +11,7 @@ import Testing
 /// they are counted and the call succeeds.
 @Suite("Transient retries")
 struct TransientRetryTests {
-  typealias Access = sqlitebridge.interop.ConcurrencyAccess
+  typealias Access = sqlitebridge.interop.ConcurrencyTesting
 
   // SQLITE_PROTOCOL, SQLITE_BUSY
   @Test(arguments: [15, 5])

@@ -1,6 +1,6 @@
 import Foundation
 import SQLiteBridgeCore
-import SQLiteBridgeCore.Interop
+import SQLiteBridgeCore.Testing
 import Testing
 
 @testable import SQLiteBridge
@@ -13,7 +13,7 @@ import Testing
 /// checks never wait for its writer.
 @Suite("External changes")
 struct ExternalChangeTests {
-  typealias Access = sqlitebridge.interop.ConcurrencyAccess
+  typealias Access = sqlitebridge.interop.ConcurrencyTesting
 
   /// Waits until the pool's observations finished `count` more checks than
   /// `after`; false when the limit ran out.

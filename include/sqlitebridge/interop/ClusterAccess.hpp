@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "Interop.hpp"
+#include "Values.hpp"
 
 namespace sqlitebridge::interop {
 

@@ -1,0 +1,68 @@
+// For tests only; no stability promise. What the C++ and Swift test suites
+// reach to make the core's rare paths happen and to know that they did:
+// transient failures injected into a queue's or pool's transaction begins,
+// counters of retries, waits and external-change checks, a statement lent
+// without a statement variable, and the UTF-8 check behind the core's
+// wording. Never included by <sqlitebridge/sqlitebridge.hpp> nor by the
+// production interop headers; Swift tests import it with the explicit
+// submodule SQLiteBridgeCore.Testing, which no source under Sources/
+// imports. Definitions: Sources/SQLiteBridgeCore/Concurrency/ConcurrencyTesting.cpp
+// and Values/ValueAccess.cpp (the rest is inline).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../Export.hpp"
+#include "../sqlitebridge.hpp"
+#include "Statements.hpp"
+
+namespace sqlitebridge::interop {
+
+/// The state of a `DatabaseQueue`'s or `DatabasePool`'s connections that
+/// tests drive or read. Each does nothing (or answers 0) for a queue or pool
+/// that failed to open.
+struct SQLITEBRIDGE_API ConcurrencyTesting {
+  /// The next `count` transaction begins of the queue answer `code` first,
+  /// as SQLite can under contention; they are retried.
+  static void injectTransientFailures(const DatabaseQueue& queue, int count, int code) noexcept;
+  /// The same for the pool.
+  static void injectTransientFailures(const DatabasePool& pool, int count, int code) noexcept;
+  /// How many blocks wait for a connection of the queue now (for tests that
+  /// must know a job waits before they cancel it).
+  static int waitingCount(const DatabaseQueue& queue) noexcept;
+  /// The same for the pool.
+  static int waitingCount(const DatabasePool& pool) noexcept;
+  /// Transient answers the queue absorbed by retrying.
+  static std::int64_t transientRetryCount(const DatabaseQueue& queue) noexcept;
+  /// The same for the pool.
+  static std::int64_t transientRetryCount(const DatabasePool& pool) noexcept;
+  /// How many checks for other connections' commits the observations of the
+  /// queue finished (`Configuration::externalChangeCheckMilliseconds`; 0
+  /// before the first observation), for tests that must know a check ran.
+  static std::uint64_t externalCheckCount(const DatabaseQueue& queue) noexcept;
+  /// The same for the pool.
+  static std::uint64_t externalCheckCount(const DatabasePool& pool) noexcept;
+};
+
+/// Statements lent as a value, for C++ tests and fuzzers that do not keep a
+/// statement variable.
+struct StatementTesting {
+  /// `DatabaseAccess::lendForArguments` into a new statement, returned
+  /// (invalid on failure, with the reason in `lastError()`).
+  static Statement cachedStatementForArguments(Database& database, const void* utf8, std::size_t size) noexcept {
+    Statement statement;
+    DatabaseAccess::lendForArguments(database, utf8, size, statement);
+    return statement;
+  }
+};
+
+/// The checks behind the core's wording of values, for tests that must
+/// agree with it.
+struct SQLITEBRIDGE_API ValueTesting {
+  /// Whether `size` bytes at `bytes` are well-formed UTF-8 (what the core
+  /// shows as text, and not as "text that is not valid UTF-8").
+  static bool isValidUTF8(const void* bytes, std::size_t size) noexcept;
+};
+
+}  // namespace sqlitebridge::interop
