@@ -235,34 +235,6 @@ public final class Database {
     return statement
   }
 
-  /// The statement cache's statement for `sql`, unbound, for a caller that
-  /// binds every parameter before stepping (so earlier bindings need no
-  /// clearing).
-  @usableFromInline
-  func cachedStatement(_ sql: String) throws -> sqlitebridge.Statement {
-    var statement = sqlitebridge.Statement()
-    try lend(sql, into: &statement)
-    return statement
-  }
-
-  /// Puts the cached statement for `sql` into `statement`, in place (each
-  /// move of a C++ statement costs a call).
-  @inline(__always)
-  func lend(_ sql: String, into statement: inout sqlitebridge.Statement) throws {
-    // Native strings lend their UTF-8 without a copy.
-    let lent =
-      sql.utf8.withContiguousStorageIfAvailable {
-        sqlitebridge.interop.DatabaseAccess.lendForArguments(&core, $0.baseAddress, $0.count, &statement)
-      }
-      ?? {
-        var copy = sql
-        return copy.withUTF8 {
-          sqlitebridge.interop.DatabaseAccess.lendForArguments(&core, $0.baseAddress, $0.count, &statement)
-        }
-      }()
-    guard lent else { throw lastError }
-  }
-
   /// Steps `statement`: true when a row is ready, false when done.
   func step(_ statement: inout sqlitebridge.Statement) throws -> Bool {
     switch statement.step() {
