@@ -177,7 +177,8 @@ struct DatabaseWriterTests {
     #expect(thrown?.resultCode == .misuse)
 
     let regionError = #expect(throws: DatabaseError.self) {
-      try DatabaseRegionObservation(tracking: DatabaseRegion(table: "notes")).start(in: writer, onError: { _ in }, onChange: { _ in })
+      try DatabaseRegionObservation(tracking: DatabaseRegion(table: "notes")).start(
+        in: writer, onError: { _ in }, onChange: { _ in })
     }
     #expect(regionError?.resultCode == .misuse)
   }
