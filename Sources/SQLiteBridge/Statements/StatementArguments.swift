@@ -1,13 +1,16 @@
-/// Arguments written with Swift values of any `DatabaseValueConvertible`
-/// type: positionally as an array literal (`[id, name, date]`) or by name as
-/// a dictionary literal (`["id": id, "name": name]`). Each value is
-/// converted with `databaseValue` when the arguments are made; `nil` (or a
-/// nil optional) binds NULL.
+/// The arguments of a statement: written positionally as an array literal
+/// (`[id, name, date]`, `["a", 1, nil]`, `[.integer(r), .text(s)]`) or by
+/// name as a dictionary literal (`["id": id, "name": name]`), with values of
+/// any `DatabaseValueConvertible` type. Every call that runs SQL with
+/// arguments (`execute`, `rows`, `forEachRow`, `fetch`, `fetchOne`,
+/// `forEach`, a `Statement`'s runs) takes this one type.
 ///
-/// Literals that are all `DatabaseValue` literals (`["a", 1, nil]`,
-/// `["id": 1]`) keep choosing the `[DatabaseValue]` and `NamedArguments`
-/// overloads; these arguments are used when a value is a variable of another
-/// type.
+/// Each value is converted with `databaseValue` when the arguments are made,
+/// so they hold only `DatabaseValue`s (and are `Sendable`); `nil` (or a nil
+/// optional) binds NULL. `DatabaseValue`'s case names (`.integer(1)`,
+/// `.text("x")`, `.null`, …) may be written in the literals too (see
+/// `StatementArguments.Argument`). Named arguments keep the literal's order and
+/// match parameters as `NamedArguments` does.
 public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, Sendable {
   enum Storage: Sendable {
     case positional([DatabaseValue])
@@ -28,12 +31,12 @@ public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictio
     storage = .named(NamedArguments(elements.map { ($0.0, $0.1?.databaseValue ?? .null) }))
   }
 
-  /// Positional arguments.
+  /// Positional arguments (bound as they are, with no conversion).
   public init(_ values: [DatabaseValue]) {
     storage = .positional(values)
   }
 
-  /// Named arguments.
+  /// Named arguments (bound as they are, with no conversion).
   public init(_ arguments: NamedArguments) {
     storage = .named(arguments)
   }
