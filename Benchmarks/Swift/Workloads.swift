@@ -247,12 +247,11 @@ struct Workloads {
         let r = Int64(row)
         try database.execute(
           Self.insertNamed,
-          StatementArguments(
-            [
-              "i0": .integer(r), "i1": .integer(r + 1), "i2": .integer(r + 2), "i3": .integer(r + 3),
-              "i4": .integer(r + 4), "i5": .integer(r + 5), "i6": .integer(r + 6), "i7": .integer(r + 7),
-              "i8": .integer(r + 8), "i9": .integer(r + 9),
-            ] as NamedArguments))
+          [
+            "i0": .integer(r), "i1": .integer(r + 1), "i2": .integer(r + 2), "i3": .integer(r + 3),
+            "i4": .integer(r + 4), "i5": .integer(r + 5), "i6": .integer(r + 6), "i7": .integer(r + 7),
+            "i8": .integer(r + 8), "i9": .integer(r + 9),
+          ] as NamedArguments)
       })
   }
 }

@@ -123,7 +123,31 @@ public final class Database {
 
   // MARK: Running SQL
 
-  // execute(_:_:), rows(_:_:): Statements/Database+StatementArguments.swift.
+  /// Runs exactly one statement with `arguments` bound to its `?`, `?NNN`
+  /// (and, positionally, named) parameters, and returns every row as a
+  /// dictionary keyed by column name (the leftmost column wins when names
+  /// repeat; use `rows` to keep them all).
+  ///
+  /// - Throws: `DatabaseError` on a syntax or constraint error, with `.misuse`
+  ///   (SQLITE_MISUSE) when SQL other than whitespace, comments and
+  ///   semicolons follows the statement (never silently dropped; a NUL
+  ///   character counts, even in a comment), and with
+  ///   `.range` when the argument count does not match the
+  ///   statement's parameters.
+  @discardableResult
+  public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[String: DatabaseValue]] {
+    var statement = try prepared(sql, arguments)
+    return try dictionaries(&statement)
+  }
+
+  /// Runs exactly one statement, like `execute`, and returns its rows with
+  /// every column kept in order.
+  ///
+  /// - Throws: `DatabaseError`, as `execute`.
+  public func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [Row] {
+    var statement = try prepared(sql, arguments)
+    return try rows(&statement)
+  }
 
   // MARK: Schema
 

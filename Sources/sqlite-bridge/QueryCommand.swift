@@ -17,7 +17,7 @@ enum QueryCommand {
     }
     let database = try opener.open(path, mode: .readWriteCreate)
     let statement = try database.makeStatement(sql)
-    let rows = try statement.rows(StatementArguments(values))
+    let rows = try statement.rows(values)
     let text = format.render(columns: statement.columnNames, rows: rows)
     // CSV records carry their own CRLF; the other formats end with a line break.
     print(text, terminator: format == .csv ? "" : "\n")

@@ -28,7 +28,7 @@ enum WatchCommand {
 
     let observation = ValueObservation.tracking { db in
       let statement = try db.makeStatement(sql)
-      return format.renderForWatch(columns: statement.columnNames, rows: try statement.rows(StatementArguments(values)))
+      return format.renderForWatch(columns: statement.columnNames, rows: try statement.rows(values))
     }.removeDuplicates()
     let done = DispatchSemaphore(value: 0)
     let outcome = WatchOutcome(remaining: count)

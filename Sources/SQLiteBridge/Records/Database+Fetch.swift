@@ -28,7 +28,7 @@ extension Database {
   ///   Array<String>`). Each error's `codingPath` holds the key and its
   ///   `debugDescription` names the column (for JSON, followed by
   ///   JSONDecoder's reason). Nothing is returned when a row fails.
-  public func fetch<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments = []) throws -> [T] {
+  public func fetch<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = []) throws -> [T] {
     var statement = try prepared(sql, arguments)
     return try decodeAll(type, &statement, keyDecoding: .useDefaultKeys)
   }
@@ -38,7 +38,48 @@ extension Database {
   ///
   /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
   public func fetch<T: Decodable>(
-    _ type: T.Type, _ sql: String, _ arguments: StatementArguments = [], keyDecoding: KeyDecodingStrategy
+    _ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = [], keyDecoding: KeyDecodingStrategy
+  ) throws -> [T] {
+    var statement = try prepared(sql, arguments)
+    return try decodeAll(type, &statement, keyDecoding: keyDecoding)
+  }
+
+  /// `fetch(_:_:_:)` with named arguments.
+  ///
+  /// - Throws: `DatabaseError` (`.range` for an unmatched name) or
+  ///   `DecodingError`, as `fetch(_:_:_:)`.
+  public func fetch<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: NamedArguments) throws -> [T] {
+    var statement = try prepared(sql, arguments)
+    return try decodeAll(type, &statement, keyDecoding: .useDefaultKeys)
+  }
+
+  /// `fetch(_:_:_:)` with named arguments and a key decoding strategy.
+  ///
+  /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
+  public func fetch<T: Decodable>(
+    _ type: T.Type, _ sql: String, _ arguments: NamedArguments, keyDecoding: KeyDecodingStrategy
+  ) throws -> [T] {
+    var statement = try prepared(sql, arguments)
+    return try decodeAll(type, &statement, keyDecoding: keyDecoding)
+  }
+
+  /// `fetch(_:_:_:)` with arguments given as Swift values (`[id, date]` or
+  /// `["id": id]`).
+  ///
+  /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
+  @_disfavoredOverload
+  public func fetch<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> [T] {
+    var statement = try prepared(sql, arguments)
+    return try decodeAll(type, &statement, keyDecoding: .useDefaultKeys)
+  }
+
+  /// `fetch(_:_:_:)` with arguments given as Swift values and a key
+  /// decoding strategy.
+  ///
+  /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
+  @_disfavoredOverload
+  public func fetch<T: Decodable>(
+    _ type: T.Type, _ sql: String, _ arguments: StatementArguments, keyDecoding: KeyDecodingStrategy
   ) throws -> [T] {
     var statement = try prepared(sql, arguments)
     return try decodeAll(type, &statement, keyDecoding: keyDecoding)
@@ -49,7 +90,7 @@ extension Database {
   /// are not stepped.
   ///
   /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
-  public func fetchOne<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments = []) throws -> T? {
+  public func fetchOne<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = []) throws -> T? {
     var statement = try prepared(sql, arguments)
     return try decodeFirst(type, &statement, keyDecoding: .useDefaultKeys)
   }
@@ -58,7 +99,46 @@ extension Database {
   ///
   /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
   public func fetchOne<T: Decodable>(
-    _ type: T.Type, _ sql: String, _ arguments: StatementArguments = [], keyDecoding: KeyDecodingStrategy
+    _ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = [], keyDecoding: KeyDecodingStrategy
+  ) throws -> T? {
+    var statement = try prepared(sql, arguments)
+    return try decodeFirst(type, &statement, keyDecoding: keyDecoding)
+  }
+
+  /// `fetchOne(_:_:_:)` with named arguments.
+  ///
+  /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
+  public func fetchOne<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: NamedArguments) throws -> T? {
+    var statement = try prepared(sql, arguments)
+    return try decodeFirst(type, &statement, keyDecoding: .useDefaultKeys)
+  }
+
+  /// `fetchOne(_:_:_:)` with named arguments and a key decoding strategy.
+  ///
+  /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
+  public func fetchOne<T: Decodable>(
+    _ type: T.Type, _ sql: String, _ arguments: NamedArguments, keyDecoding: KeyDecodingStrategy
+  ) throws -> T? {
+    var statement = try prepared(sql, arguments)
+    return try decodeFirst(type, &statement, keyDecoding: keyDecoding)
+  }
+
+  /// `fetchOne(_:_:_:)` with arguments given as Swift values.
+  ///
+  /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
+  @_disfavoredOverload
+  public func fetchOne<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> T? {
+    var statement = try prepared(sql, arguments)
+    return try decodeFirst(type, &statement, keyDecoding: .useDefaultKeys)
+  }
+
+  /// `fetchOne(_:_:_:)` with arguments given as Swift values and a key
+  /// decoding strategy.
+  ///
+  /// - Throws: `DatabaseError` or `DecodingError`, as `fetch(_:_:_:)`.
+  @_disfavoredOverload
+  public func fetchOne<T: Decodable>(
+    _ type: T.Type, _ sql: String, _ arguments: StatementArguments, keyDecoding: KeyDecodingStrategy
   ) throws -> T? {
     var statement = try prepared(sql, arguments)
     return try decodeFirst(type, &statement, keyDecoding: keyDecoding)

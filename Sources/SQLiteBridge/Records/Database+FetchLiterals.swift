@@ -11,7 +11,7 @@ extension Database {
   /// - Throws: as `fetch(_:_:_:)`, and `DatabaseError` with `.misuse` naming
   ///   it when an identifier in the literal held a NUL byte.
   public func fetch<T: Decodable>(_ type: T.Type, literal: SQL) throws -> [T] {
-    try fetch(type, literal.checkedSQL(), StatementArguments(literal.arguments))
+    try fetch(type, literal.checkedSQL(), literal.arguments)
   }
 
   /// `fetchOne(_:_:_:)` for an `SQL` literal: the first row decoded as `T`,
@@ -19,7 +19,7 @@ extension Database {
   ///
   /// - Throws: as `fetch(_:literal:)`.
   public func fetchOne<T: Decodable>(_ type: T.Type, literal: SQL) throws -> T? {
-    try fetchOne(type, literal.checkedSQL(), StatementArguments(literal.arguments))
+    try fetchOne(type, literal.checkedSQL(), literal.arguments)
   }
 
   /// `fetch(_:_:_:)` of a `FetchableRecord` for an `SQL` literal: every row
@@ -30,7 +30,7 @@ extension Database {
   ///   literal held a NUL byte.
   @inlinable
   public func fetch<T: FetchableRecord>(_ type: T.Type, literal: SQL) throws -> [T] {
-    try fetch(type, literal.checkedSQL(), StatementArguments(literal.arguments))
+    try fetch(type, literal.checkedSQL(), literal.arguments)
   }
 
   /// `fetchOne(_:_:_:)` of a `FetchableRecord` for an `SQL` literal.
@@ -38,7 +38,7 @@ extension Database {
   /// - Throws: as `fetch(_:literal:)` of a `FetchableRecord`.
   @inlinable
   public func fetchOne<T: FetchableRecord>(_ type: T.Type, literal: SQL) throws -> T? {
-    try fetchOne(type, literal.checkedSQL(), StatementArguments(literal.arguments))
+    try fetchOne(type, literal.checkedSQL(), literal.arguments)
   }
 
   /// `fetch(_:literal:)` of a `FetchableRecord`, for a type that is also
@@ -47,7 +47,7 @@ extension Database {
   /// - Throws: as `fetch(_:literal:)` of a `FetchableRecord`.
   @inlinable
   public func fetch<T: Decodable & FetchableRecord>(_ type: T.Type, literal: SQL) throws -> [T] {
-    try fetch(type, literal.checkedSQL(), StatementArguments(literal.arguments))
+    try fetch(type, literal.checkedSQL(), literal.arguments)
   }
 
   /// `fetchOne(_:literal:)` of a `FetchableRecord`, for a type that is also
@@ -56,7 +56,7 @@ extension Database {
   /// - Throws: as `fetch(_:literal:)` of a `FetchableRecord`.
   @inlinable
   public func fetchOne<T: Decodable & FetchableRecord>(_ type: T.Type, literal: SQL) throws -> T? {
-    try fetchOne(type, literal.checkedSQL(), StatementArguments(literal.arguments))
+    try fetchOne(type, literal.checkedSQL(), literal.arguments)
   }
 
   /// `forEach(_:_:_:_:)` of a `FetchableRecord` for an `SQL` literal: each
@@ -66,6 +66,6 @@ extension Database {
   ///   `body` throws; either stops the scan.
   @inlinable
   public func forEach<T: FetchableRecord>(_ type: T.Type, literal: SQL, _ body: (T) throws -> Void) throws {
-    try forEach(type, literal.checkedSQL(), StatementArguments(literal.arguments), body)
+    try forEach(type, literal.checkedSQL(), literal.arguments, body)
   }
 }

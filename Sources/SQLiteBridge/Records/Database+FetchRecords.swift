@@ -19,7 +19,28 @@ extension Database {
   ///   column, `.mismatch` naming the column that does not convert), which
   ///   ends the fetch.
   @inlinable
-  public func fetch<T: FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments = []) throws
+  public func fetch<T: FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = []) throws
+    -> [T]
+  {
+    var statement = try recordStatement(sql, arguments)
+    return try fetchRecords(type, &statement)
+  }
+
+  /// `fetch(_:_:_:)` with named arguments.
+  ///
+  /// - Throws: as `fetch(_:_:_:)`, and `.range` for an unmatched name.
+  @inlinable
+  public func fetch<T: FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: NamedArguments) throws -> [T] {
+    var statement = try recordStatement(sql, arguments)
+    return try fetchRecords(type, &statement)
+  }
+
+  /// `fetch(_:_:_:)` with arguments given as Swift values (`[id, date]` or
+  /// `["id": id]`).
+  ///
+  /// - Throws: as `fetch(_:_:_:)`.
+  @inlinable @_disfavoredOverload
+  public func fetch<T: FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws
     -> [T]
   {
     var statement = try recordStatement(sql, arguments)
@@ -31,7 +52,27 @@ extension Database {
   ///
   /// - Throws: as `fetch(_:_:_:)`.
   @inlinable
-  public func fetchOne<T: FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments = []) throws
+  public func fetchOne<T: FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = []) throws
+    -> T?
+  {
+    var statement = try recordStatement(sql, arguments)
+    return try fetchFirstRecord(type, &statement)
+  }
+
+  /// `fetchOne(_:_:_:)` with named arguments.
+  ///
+  /// - Throws: as `fetch(_:_:_:)`, and `.range` for an unmatched name.
+  @inlinable
+  public func fetchOne<T: FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: NamedArguments) throws -> T? {
+    var statement = try recordStatement(sql, arguments)
+    return try fetchFirstRecord(type, &statement)
+  }
+
+  /// `fetchOne(_:_:_:)` with arguments given as Swift values.
+  ///
+  /// - Throws: as `fetch(_:_:_:)`.
+  @inlinable @_disfavoredOverload
+  public func fetchOne<T: FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws
     -> T?
   {
     var statement = try recordStatement(sql, arguments)
@@ -46,7 +87,29 @@ extension Database {
   ///   the scan.
   @inlinable
   public func forEach<T: FetchableRecord>(
-    _ type: T.Type, _ sql: String, _ arguments: StatementArguments = [], _ body: (T) throws -> Void
+    _ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = [], _ body: (T) throws -> Void
+  ) throws {
+    var statement = try recordStatement(sql, arguments)
+    try forEachRecord(type, &statement, body)
+  }
+
+  /// `forEach(_:_:_:_:)` with named arguments.
+  ///
+  /// - Throws: as `forEach(_:_:_:_:)`, and `.range` for an unmatched name.
+  @inlinable
+  public func forEach<T: FetchableRecord>(
+    _ type: T.Type, _ sql: String, _ arguments: NamedArguments, _ body: (T) throws -> Void
+  ) throws {
+    var statement = try recordStatement(sql, arguments)
+    try forEachRecord(type, &statement, body)
+  }
+
+  /// `forEach(_:_:_:_:)` with arguments given as Swift values.
+  ///
+  /// - Throws: as `forEach(_:_:_:_:)`.
+  @inlinable @_disfavoredOverload
+  public func forEach<T: FetchableRecord>(
+    _ type: T.Type, _ sql: String, _ arguments: StatementArguments, _ body: (T) throws -> Void
   ) throws {
     var statement = try recordStatement(sql, arguments)
     try forEachRecord(type, &statement, body)
@@ -60,8 +123,30 @@ extension Database {
   /// - Throws: as `fetch(_:_:_:)` of a `FetchableRecord`.
   @inlinable
   public func fetch<T: Decodable & FetchableRecord>(
-    _ type: T.Type, _ sql: String, _ arguments: StatementArguments = []
+    _ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = []
   ) throws -> [T] {
+    var statement = try recordStatement(sql, arguments)
+    return try fetchRecords(type, &statement)
+  }
+
+  /// `fetch(_:_:_:)` with named arguments, through `init(row:)`.
+  ///
+  /// - Throws: as `fetch(_:_:_:)` of a `FetchableRecord`.
+  @inlinable
+  public func fetch<T: Decodable & FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: NamedArguments)
+    throws -> [T]
+  {
+    var statement = try recordStatement(sql, arguments)
+    return try fetchRecords(type, &statement)
+  }
+
+  /// `fetch(_:_:_:)` with Swift values as arguments, through `init(row:)`.
+  ///
+  /// - Throws: as `fetch(_:_:_:)` of a `FetchableRecord`.
+  @inlinable @_disfavoredOverload
+  public func fetch<T: Decodable & FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments)
+    throws -> [T]
+  {
     var statement = try recordStatement(sql, arguments)
     return try fetchRecords(type, &statement)
   }
@@ -72,7 +157,30 @@ extension Database {
   /// - Throws: as `fetch(_:_:_:)` of a `FetchableRecord`.
   @inlinable
   public func fetchOne<T: Decodable & FetchableRecord>(
-    _ type: T.Type, _ sql: String, _ arguments: StatementArguments = []
+    _ type: T.Type, _ sql: String, _ arguments: [DatabaseValue] = []
+  ) throws -> T? {
+    var statement = try recordStatement(sql, arguments)
+    return try fetchFirstRecord(type, &statement)
+  }
+
+  /// `fetchOne(_:_:_:)` with named arguments, through `init(row:)`.
+  ///
+  /// - Throws: as `fetch(_:_:_:)` of a `FetchableRecord`.
+  @inlinable
+  public func fetchOne<T: Decodable & FetchableRecord>(_ type: T.Type, _ sql: String, _ arguments: NamedArguments)
+    throws -> T?
+  {
+    var statement = try recordStatement(sql, arguments)
+    return try fetchFirstRecord(type, &statement)
+  }
+
+  /// `fetchOne(_:_:_:)` with Swift values as arguments, through
+  /// `init(row:)`.
+  ///
+  /// - Throws: as `fetch(_:_:_:)` of a `FetchableRecord`.
+  @inlinable @_disfavoredOverload
+  public func fetchOne<T: Decodable & FetchableRecord>(
+    _ type: T.Type, _ sql: String, _ arguments: StatementArguments
   ) throws -> T? {
     var statement = try recordStatement(sql, arguments)
     return try fetchFirstRecord(type, &statement)
@@ -117,6 +225,18 @@ extension Database {
   // MARK: The loops
 
   /// The cached statement for `sql` with `arguments` bound.
+  @usableFromInline
+  func recordStatement(_ sql: String, _ arguments: [DatabaseValue]) throws -> sqlitebridge.Statement {
+    try prepared(sql, arguments)
+  }
+
+  /// The cached statement for `sql` with named `arguments` bound.
+  @usableFromInline
+  func recordStatement(_ sql: String, _ arguments: NamedArguments) throws -> sqlitebridge.Statement {
+    try prepared(sql, arguments)
+  }
+
+  /// The cached statement for `sql` with Swift values bound.
   @usableFromInline
   func recordStatement(_ sql: String, _ arguments: StatementArguments) throws -> sqlitebridge.Statement {
     try prepared(sql, arguments)

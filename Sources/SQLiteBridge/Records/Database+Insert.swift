@@ -40,6 +40,6 @@ extension Database {
       sql += " (" + (try storage.columns.map(Identifier.quoted).joined(separator: ", ")) + ") VALUES ("
       sql += repeatElement("?", count: storage.columns.count).joined(separator: ", ") + ")"
     }
-    try execute(sql, StatementArguments(storage.values))
+    try execute(sql, storage.values)
   }
 }

@@ -28,7 +28,7 @@ extension Database {
       sqlitebridge.interop.TableHelperAccess.insertSQL(
         &core, std.string(table), Self.stringList(elements.map(\.0)), onConflict.cxx, &sql)
     else { throw lastError }
-    try execute(String(sql), StatementArguments(elements.map(\.1)))
+    try execute(String(sql), elements.map(\.1))
     return sqlitebridge.interop.TableHelperAccess.insertedRowID(core)
   }
 
@@ -53,7 +53,7 @@ extension Database {
       sqlitebridge.interop.TableHelperAccess.updateSQL(
         &core, std.string(table), Self.stringList(elements.map(\.0)), std.string(whereSQL), &sql)
     else { throw lastError }
-    try execute(String(sql), StatementArguments(elements.map(\.1) + arguments))
+    try execute(String(sql), elements.map(\.1) + arguments)
     return changes
   }
 
@@ -68,7 +68,7 @@ extension Database {
     var sql = std.string()
     guard sqlitebridge.interop.TableHelperAccess.deleteSQL(&core, std.string(table), std.string(whereSQL), &sql)
     else { throw lastError }
-    try execute(String(sql), StatementArguments(arguments))
+    try execute(String(sql), arguments)
     return changes
   }
 
@@ -97,8 +97,7 @@ extension Database {
     parts.limit = Int64(limit ?? 0)
     var sql = std.string()
     guard sqlitebridge.interop.TableHelperAccess.selectSQL(&core, parts, &sql) else { throw lastError }
-    return try execute(
-      String(sql), StatementArguments(limit.map { arguments + [.integer(Int64($0))] } ?? arguments))
+    return try execute(String(sql), limit.map { arguments + [.integer(Int64($0))] } ?? arguments)
   }
 
   /// `CREATE TABLE [IF NOT EXISTS] "name" (columns...)`.

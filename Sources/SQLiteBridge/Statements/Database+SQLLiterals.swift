@@ -15,14 +15,14 @@ extension Database {
   ///   naming it when an identifier in the literal held a NUL byte.
   @discardableResult
   public func execute(literal: SQL) throws -> [[String: DatabaseValue]] {
-    try execute(literal.checkedSQL(), StatementArguments(literal.arguments))
+    try execute(literal.checkedSQL(), literal.arguments)
   }
 
   /// `rows(_:_:)` for an `SQL` literal: every column of every row kept.
   ///
   /// - Throws: `DatabaseError`, as `execute(literal:)`.
   public func rows(literal: SQL) throws -> [Row] {
-    try rows(literal.checkedSQL(), StatementArguments(literal.arguments))
+    try rows(literal.checkedSQL(), literal.arguments)
   }
 
   /// `firstRow(_:_:)` for an `SQL` literal: the first row, or nil.
@@ -38,7 +38,7 @@ extension Database {
   /// - Throws: `DatabaseError`, as `execute(literal:)`, or what `body`
   ///   throws (which stops the run).
   public func forEachRow(literal: SQL, _ body: (RowView) throws -> Void) throws {
-    try forEachRow(literal.checkedSQL(), StatementArguments(literal.arguments), body)
+    try forEachRow(literal.checkedSQL(), literal.arguments, body)
   }
 
   /// Prepares an `SQL` literal as `makeStatement(_:)` does; each run of the

@@ -7,7 +7,7 @@ extension Database {
   /// - Throws: `DatabaseError` as `execute(_:_:)` does, or whatever `body`
   ///   throws (which stops the scan).
   public func forEachRow(
-    _ sql: String, _ arguments: StatementArguments = [], _ body: (RowView) throws -> Void
+    _ sql: String, _ arguments: [DatabaseValue] = [], _ body: (RowView) throws -> Void
   ) throws {
     var statement = try prepared(sql, arguments)
     try forEachRow(of: &statement, body)

@@ -58,21 +58,32 @@ public final class Statement {
   /// True when running the statement cannot change the database.
   public var isReadOnly: Bool { core.pointee.isReadOnly() }
 
-  /// Runs the statement with `arguments` bound (positional ones to its
-  /// parameters 1...n, named ones by name) and returns every row as a
-  /// dictionary (the leftmost column wins when names repeat). A statement
-  /// made from an `SQL` literal binds the literal's arguments when
-  /// `arguments` is `[]` (given ones replace them for the run).
+  /// Runs the statement with `arguments` bound to its parameters 1...n and
+  /// returns every row as a dictionary (the leftmost column wins when names
+  /// repeat). A statement made from an `SQL` literal binds the literal's
+  /// arguments when `arguments` is empty (given ones replace them for the
+  /// run).
   ///
   /// - Throws: `DatabaseError` with `.range` when the argument count does
-  ///   not match the parameters, or, for named arguments, naming the
-  ///   parameter, when a parameter has no argument, an argument matches no
-  ///   parameter or is given twice, or the statement has positional
-  ///   parameters; SQLite's error when a step fails.
+  ///   not match the parameters; SQLite's error when a step fails.
   @discardableResult
-  public func execute(_ arguments: StatementArguments = []) throws -> [[String: DatabaseValue]] {
+  public func execute(_ arguments: [DatabaseValue] = []) throws -> [[String: DatabaseValue]] {
     try run {
-      try bind(arguments, to: &$0)
+      try $0.bindAll(arguments.isEmpty ? literalArguments : arguments)
+    } read: {
+      try database.dictionaries(&$0)
+    }
+  }
+
+  /// Runs the statement with named arguments (`:name`, `@name`, `$name`).
+  ///
+  /// - Throws: `DatabaseError` with `.range`, naming the parameter, when a
+  ///   parameter has no argument, an argument matches no parameter or is
+  ///   given twice, or the statement has positional parameters.
+  @discardableResult
+  public func execute(_ arguments: NamedArguments) throws -> [[String: DatabaseValue]] {
+    try run {
+      try $0.bindAll(arguments)
     } read: {
       try database.dictionaries(&$0)
     }
@@ -81,9 +92,9 @@ public final class Statement {
   /// Runs the statement and returns its rows with every column kept.
   ///
   /// - Throws: `DatabaseError`, as `execute(_:)`.
-  public func rows(_ arguments: StatementArguments = []) throws -> [Row] {
+  public func rows(_ arguments: [DatabaseValue] = []) throws -> [Row] {
     try run {
-      try bind(arguments, to: &$0)
+      try $0.bindAll(arguments.isEmpty ? literalArguments : arguments)
     } read: {
       try database.rows(&$0)
     }
@@ -94,7 +105,47 @@ public final class Statement {
   ///
   /// - Throws: `DatabaseError`, as `execute(_:)`, or what `body` throws
   ///   (which stops the run).
-  public func forEachRow(_ arguments: StatementArguments = [], _ body: (RowView) throws -> Void) throws {
+  public func forEachRow(_ arguments: [DatabaseValue] = [], _ body: (RowView) throws -> Void) throws {
+    try run {
+      try $0.bindAll(arguments.isEmpty ? literalArguments : arguments)
+    } read: {
+      try database.forEachRow(of: &$0, body)
+    }
+  }
+
+  /// Runs the statement with arguments given as Swift values (`[id,
+  /// date]`, `["id": id]`), as `execute(_:)` with `[DatabaseValue]` or
+  /// `NamedArguments` does (empty positional arguments bind the `SQL`
+  /// literal's).
+  ///
+  /// - Throws: `DatabaseError`, as those overloads.
+  @_disfavoredOverload
+  @discardableResult
+  public func execute(_ arguments: StatementArguments) throws -> [[String: DatabaseValue]] {
+    try run {
+      try bind(arguments, to: &$0)
+    } read: {
+      try database.dictionaries(&$0)
+    }
+  }
+
+  /// `rows(_:)` with arguments given as Swift values.
+  ///
+  /// - Throws: `DatabaseError`, as `execute(_:)`.
+  @_disfavoredOverload
+  public func rows(_ arguments: StatementArguments) throws -> [Row] {
+    try run {
+      try bind(arguments, to: &$0)
+    } read: {
+      try database.rows(&$0)
+    }
+  }
+
+  /// `forEachRow(_:_:)` with arguments given as Swift values.
+  ///
+  /// - Throws: `DatabaseError`, as `execute(_:)`, or what `body` throws.
+  @_disfavoredOverload
+  public func forEachRow(_ arguments: StatementArguments, _ body: (RowView) throws -> Void) throws {
     try run {
       try bind(arguments, to: &$0)
     } read: {

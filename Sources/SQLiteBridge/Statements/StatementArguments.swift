@@ -1,16 +1,17 @@
-/// The arguments of a statement: written positionally as an array literal
-/// (`[id, name, date]`, `["a", 1, nil]`, `[.integer(r), .text(s)]`) or by
-/// name as a dictionary literal (`["id": id, "name": name]`), with values of
-/// any `DatabaseValueConvertible` type. Every call that runs SQL with
-/// arguments (`execute`, `rows`, `forEachRow`, `fetch`, `fetchOne`,
-/// `forEach`, a `Statement`'s runs) takes this one type.
+/// Arguments written with Swift values of any `DatabaseValueConvertible`
+/// type: positionally as an array literal (`[id, name, date]`) or by name as
+/// a dictionary literal (`["id": id, "name": name]`, the literal's order
+/// kept). Each value is converted with `databaseValue` when the arguments
+/// are made; `nil` (or a nil optional) binds NULL. `DatabaseValue`'s case
+/// names mix with the values (`[.text(title), id]`: see
+/// `StatementArguments.Argument`). Every call that takes `[DatabaseValue]`
+/// or `NamedArguments` takes these too, a `Statement`'s runs included.
 ///
-/// Each value is converted with `databaseValue` when the arguments are made,
-/// so they hold only `DatabaseValue`s (and are `Sendable`); `nil` (or a nil
-/// optional) binds NULL. `DatabaseValue`'s case names (`.integer(1)`,
-/// `.text("x")`, `.null`, …) may be written in the literals too (see
-/// `StatementArguments.Argument`). Named arguments keep the literal's order and
-/// match parameters as `NamedArguments` does.
+/// Literals that are all `DatabaseValue` literals (`["a", 1, nil]`,
+/// `[.integer(r)]`, `["id": 1]`) keep choosing the `[DatabaseValue]` and
+/// `NamedArguments` overloads: a literal of this type holds each value as
+/// an existential until it is converted, which costs several hundred
+/// instructions a value, where those bind the values as they are.
 public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, Sendable {
   enum Storage: Sendable {
     case positional([DatabaseValue])

@@ -2,13 +2,13 @@ import Foundation
 import SQLiteBridge
 import Testing
 
-/// Every call takes one `StatementArguments`: array and dictionary literals
-/// of any mix (`DatabaseValue`'s case names, plain literals, Swift values),
-/// named ones in literal order; `[DatabaseValue]` and `NamedArguments`
-/// variables still bind (through the deprecated forwarding overloads), by
-/// the same paths; a `Statement`'s runs take the same type.
-@Suite("One arguments type")
-struct OneArgumentsTypeTests {
+/// `StatementArguments` everywhere: array and dictionary literals of any mix
+/// (`DatabaseValue`'s case names, plain literals, Swift values), named ones
+/// in literal order, through every call that runs SQL, a `Statement`'s runs
+/// included; `[DatabaseValue]` and `NamedArguments` values bind by the same
+/// paths.
+@Suite("Statement arguments everywhere")
+struct StatementArgumentsEverywhereTests {
   private let id = 7
 
   struct Note: Decodable, Equatable {
@@ -95,19 +95,18 @@ struct OneArgumentsTypeTests {
     #expect(wrongCount.resultCode == .range)
   }
 
-  /// A `[DatabaseValue]` or `NamedArguments` variable still compiles and
-  /// binds as it did (deprecated overloads, which forward without converting).
-  @available(*, deprecated, message: "uses the deprecated overloads on purpose")
-  @Test func variablesOfTheOldTypesStillBind() throws {
+  /// A `[DatabaseValue]` or `NamedArguments` variable binds directly, or
+  /// wrapped in `StatementArguments`, to the same result.
+  @Test func variablesOfTheConcreteTypesBindDirectlyOrWrapped() throws {
     let database = try memoryDatabase()
     let values: [DatabaseValue] = [1, "x"]
     let named: NamedArguments = ["a": 3]
     #expect(try types(try database.rows("SELECT typeof(?), typeof(?)", values)) == ["integer", "text"])
     #expect(try database.execute("SELECT :a AS a", named) == [["a": 3]])
-    #expect(try database.fetchOne(Int.self, "SELECT ? + 1", values.prefix(1)) == 2)
+    #expect(try database.fetchOne(Int.self, "SELECT ? + 1", Array(values.prefix(1))) == 2)
     let statement = try database.makeStatement("SELECT ? AS v")
-    #expect(try statement.execute(values.prefix(1)) == [["v": 1]])
-    // The same values through StatementArguments, without deprecation.
+    #expect(try statement.execute(Array(values.prefix(1))) == [["v": 1]])
+    // The same values wrapped.
     #expect(try database.execute("SELECT :a AS a", StatementArguments(named)) == [["a": 3]])
     #expect(try database.rows("SELECT ?, ?", StatementArguments(values)).map(\.values) == [values])
   }
