@@ -290,15 +290,17 @@ final class DemoCluster: Sendable {
   /// The index of the node at `address`, or nil.
   func index(of address: String?) -> Int? { nodes.firstIndex { $0.address == address } }
 
-  /// Waits until a client sees `count` voters. go-dqlite promotes a
-  /// joined node itself, but when that attempt fails (another change of
-  /// the configuration in progress, a loaded machine) its leader tries
-  /// again only every 30 s: once every node has been a member for 5 s,
-  /// the client assigns the voter role to those still without it.
+  /// Waits until a client sees `count` voters. go-dqlite joins and
+  /// promotes a node itself, but when an attempt fails (another change of
+  /// the configuration in progress, a loaded machine) it may try again
+  /// only much later, or not at all: once the membership has not changed
+  /// for 5 s, the client adds the nodes still missing (by the id each
+  /// wrote) and assigns the voter role to those still without it, and
+  /// waits on the condition again.
   func waitForVoters(_ count: Int, within limit: Duration) throws {
     var last = "no answer yet"
     let clock = ContinuousClock()
-    var allMembersSince: ContinuousClock.Instant?
+    var unchanged: (members: [ClusterMember], since: ContinuousClock.Instant)?
     let joined = poll(within: limit) {
       do {
         let client = try ClusterDatabase(name: "readiness", configuration: configuration)
@@ -306,12 +308,14 @@ final class DemoCluster: Sendable {
         let voters = members.filter { $0.role == .voter }
         last = "\(voters.count) voter(s) of \(members.count) member(s)"
         if voters.count == count { return true }
-        if members.count == count {
-          let since = allMembersSince ?? clock.now
-          allMembersSince = since
-          if clock.now - since >= .seconds(5) {
-            for member in members where member.role != .voter { try client.assign(id: member.id, role: .voter) }
-          }
+        if unchanged?.members != members { unchanged = (members, clock.now) }
+        guard let since = unchanged?.since, clock.now - since >= .seconds(5) else { return false }
+        unchanged = nil
+        for node in nodes where node.process.isRunning && !members.contains(where: { $0.address == node.address }) {
+          try client.add(ClusterMember(id: try node.id(within: .seconds(5)), address: node.address, role: .spare))
+        }
+        for member in try client.members() where member.role != .voter {
+          try client.assign(id: member.id, role: .voter)
         }
         return false
       } catch {

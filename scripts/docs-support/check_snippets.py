@@ -14,6 +14,12 @@ C++: each ```cpp block is checked with `clang++ -std=c++17 -fsyntax-only`
 against include/: a block with `int main` or made of #include lines only as
 it is, any other inside `int main() { ... }` after the umbrella header.
 
+A page may declare what its samples take as given (the paths, a `db` it
+opened, a search field) in HTML comments, which Markdown renderers hide:
+`<!-- swift-prelude` ... `-->` is put before the page's Swift program,
+`<!-- cpp-prelude` ... `-->` at the start of every wrapped C++ block's
+`main` (after the umbrella header and `<thread>`, `<memory>`, `<optional>`).
+
 Prints each failure with the article's name and the compiler's message and
 exits 1 when any block fails; 0 when all compile.
 """
@@ -23,12 +29,26 @@ import subprocess
 import sys
 
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```\s*$", re.M | re.S)
-CXX_PRELUDE = "#include <sqlitebridge/sqlitebridge.hpp>\n#include <iostream>\n#include <vector>\n"
+CXX_PRELUDE = (
+    "#include <sqlitebridge/sqlitebridge.hpp>\n#include <iostream>\n#include <memory>\n#include <optional>\n"
+    "#include <thread>\n#include <vector>\n"
+)
+
+
+PRELUDE = re.compile(r"^<!--\s*(swift|cpp)-prelude\s*\n(.*?)^-->\s*$", re.M | re.S)
 
 
 def blocks(path):
     text = open(path, encoding="utf-8").read()
     return [(m.group(1), m.group(2)) for m in FENCE.finditer(text)]
+
+
+def preludes(path):
+    text = open(path, encoding="utf-8").read()
+    found = {"swift": "", "cpp": ""}
+    for m in PRELUDE.finditer(text):
+        found[m.group(1)] += m.group(2)
+    return found
 
 
 def run(command, what):
@@ -47,7 +67,10 @@ def main():
     swift_count = cxx_count = 0
     for path in sys.argv[3:]:
         name = os.path.splitext(os.path.basename(path))[0]
+        given = preludes(path)
         swift = [code for language, code in blocks(path) if language == "swift" and not code.startswith("// Package.swift")]
+        if swift and given["swift"]:
+            swift.insert(0, given["swift"])
         if swift:
             directory = os.path.join(work, "swift", name)
             os.makedirs(directory, exist_ok=True)
@@ -55,7 +78,7 @@ def main():
             with open(main_swift, "w", encoding="utf-8") as out:
                 out.write("\n".join(swift))
             ok &= run(["swiftc", "-typecheck", *swift_flags, main_swift], f"{path} (as {main_swift})")
-            swift_count += len(swift)
+            swift_count += len(swift) - (1 if given["swift"] else 0)
         for index, code in enumerate(language_code for language, language_code in blocks(path) if language == "cpp"):
             source = os.path.join(work, "cpp", f"{name}-{index}.cpp")
             os.makedirs(os.path.dirname(source), exist_ok=True)
@@ -63,7 +86,8 @@ def main():
             if "int main" in code or only_includes:
                 program = code
             else:
-                program = CXX_PRELUDE + "int main() {\n" + code + "\n}\n"
+                # The block in a scope of its own: it may declare again what the prelude did.
+                program = CXX_PRELUDE + "int main() {\n" + given["cpp"] + "{\n" + code + "\n}\n}\n"
             with open(source, "w", encoding="utf-8") as out:
                 out.write(program)
             ok &= run(["clang++", "-std=c++17", "-fsyntax-only", "-Iinclude", source], f"{path} (as {source})")
