@@ -9,7 +9,7 @@ let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
 // included by file name, so each folder is on its header search path.
 let coreFolders = [
   "Opening", "Statements", "Values", "Errors", "Schema", "Records", "Concurrency", "Extensions", "Observation",
-  "Cluster", "Interop",
+  "Interop",
 ]
 
 let package = Package(
@@ -18,6 +18,10 @@ let package = Package(
   products: [
     .library(name: "SQLiteBridge", targets: ["SQLiteBridge"]),
     .library(name: "SQLiteBridgeCore", targets: ["SQLiteBridgeCore"]),
+    // The dqlite cluster client (and node), a module of its own on top of
+    // SQLiteBridge: `import SQLiteBridgeCluster`.
+    .library(name: "SQLiteBridgeCluster", targets: ["SQLiteBridgeCluster"]),
+    .library(name: "SQLiteBridgeClusterCore", targets: ["SQLiteBridgeClusterCore"]),
     .executable(name: "sqlite-bridge", targets: ["sqlite-bridge"]),
     .executable(name: "sqlite-bridge-bench", targets: ["sqlite-bridge-bench"]),
   ],
@@ -25,8 +29,9 @@ let package = Package(
   // SQLiteHeader.hpp stops the build): `swift build --traits SQLCipher`
   // replaces the default, and a dependency asks with
   // `.package(path: …, traits: ["SQLCipher"])`. `Dqlite` adds the
-  // in-process dqlite node (ClusterNode) on top of the system SQLite, which
-  // libdqlite links itself; the cluster client needs no trait.
+  // in-process dqlite node (ClusterNode, in SQLiteBridgeClusterCore) on top
+  // of the system SQLite, which libdqlite links itself; the cluster client
+  // needs no trait.
   traits: [
     .default(enabledTraits: ["SystemSQLite"]),
     .trait(
@@ -44,7 +49,8 @@ let package = Package(
       description:
         "Build ClusterNode, a dqlite node running in the process, by linking libdqlite (Debian: libdqlite-dev). "
         + "Enables SystemSQLite too (libdqlite links the system SQLite) and cannot be combined with SQLCipher. "
-        + "ClusterDatabase, the cluster client, needs no trait.",
+        + "Applies to the cluster module (SQLiteBridgeClusterCore); ClusterDatabase, the cluster client, needs no "
+        + "trait.",
       enabledTraits: ["SystemSQLite"]
     ),
   ],
@@ -59,13 +65,11 @@ let package = Package(
       cxxSettings: [
         .define("SQLITEBRIDGE_SYSTEM_SQLITE", .when(traits: ["SystemSQLite"])),
         .define("SQLITEBRIDGE_SQLCIPHER", .when(traits: ["SQLCipher"])),
-        .define("SQLITEBRIDGE_DQLITE", .when(traits: ["Dqlite"])),
         .headerSearchPath("Sources/SQLiteBridgeCore"),
       ] + coreFolders.map { .headerSearchPath("Sources/SQLiteBridgeCore/\($0)") },
       linkerSettings: [
         .linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"])),
         .linkedLibrary("sqlcipher", .when(traits: ["SQLCipher"])),
-        .linkedLibrary("dqlite", .when(traits: ["Dqlite"])),
         .linkedFramework("CoreFoundation", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
       ]
     ),
@@ -74,9 +78,38 @@ let package = Package(
       dependencies: ["SQLiteBridgeCore"],
       swiftSettings: cxxInterop
     ),
+    // The C++ cluster client and node, on top of the core. Rooted at the
+    // package root like the core (so that the core's folders can be on its
+    // header search path: it calls two of the core's internal helpers, SQL
+    // text and SQLite features, whose headers include others by file name);
+    // its public headers and module map are in its own include/, outside the
+    // core's umbrella folder: <sqlitebridge/cluster/ClusterDatabase.hpp>.
+    .target(
+      name: "SQLiteBridgeClusterCore",
+      dependencies: ["SQLiteBridgeCore"],
+      path: ".",
+      // (The module map is not a source to compile.)
+      exclude: ["Sources/SQLiteBridgeClusterCore/include/module.modulemap"],
+      sources: ["Sources/SQLiteBridgeClusterCore"],
+      publicHeadersPath: "Sources/SQLiteBridgeClusterCore/include",
+      cxxSettings: [
+        .define("SQLITEBRIDGE_DQLITE", .when(traits: ["Dqlite"])),
+        .headerSearchPath("Sources/SQLiteBridgeClusterCore"),
+        .headerSearchPath("Sources/SQLiteBridgeCore"),
+      ] + coreFolders.map { .headerSearchPath("Sources/SQLiteBridgeCore/\($0)") },
+      linkerSettings: [
+        .linkedLibrary("dqlite", .when(traits: ["Dqlite"]))
+      ]
+    ),
+    // The Swift cluster facade: ClusterDatabase, ClusterNode.
+    .target(
+      name: "SQLiteBridgeCluster",
+      dependencies: ["SQLiteBridge", "SQLiteBridgeCore", "SQLiteBridgeClusterCore"],
+      swiftSettings: cxxInterop
+    ),
     .executableTarget(
       name: "sqlite-bridge",
-      dependencies: ["SQLiteBridge"],
+      dependencies: ["SQLiteBridge", "SQLiteBridgeCluster"],
       resources: [.copy("Resources/notes.db")],
       swiftSettings: cxxInterop
     ),
@@ -88,9 +121,11 @@ let package = Package(
       path: "Benchmarks/Swift",
       swiftSettings: cxxInterop
     ),
+    // One suite for both modules: the cluster tests (Cluster/) import
+    // SQLiteBridgeCluster and share the suite's support files.
     .testTarget(
       name: "SQLiteBridgeTests",
-      dependencies: ["SQLiteBridge"],
+      dependencies: ["SQLiteBridge", "SQLiteBridgeCluster"],
       swiftSettings: cxxInterop
     ),
   ],

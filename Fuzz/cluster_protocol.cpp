@@ -1,5 +1,5 @@
 // Fuzz target cluster_protocol: whatever bytes a dqlite server sends, the
-// client's decoders (Sources/SQLiteBridgeCore/Cluster/WireFormat) fail
+// client's decoders (Sources/SQLiteBridgeClusterCore/WireFormat) fail
 // cleanly or give a well-formed result; then the same bytes are played to
 // a real ClusterDatabase by a server on a socket pair, which must fail or
 // succeed within its timeouts, never crash or hang.
@@ -27,7 +27,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <sqlitebridge/ClusterDatabase.hpp>
+#include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 #include <atomic>
 #include <cstring>

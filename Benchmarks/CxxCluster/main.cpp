@@ -14,7 +14,7 @@
 // key written before. One client, one operation at a time, for --duration
 // seconds. Prints one line: "workload W seconds S writes N reads N
 // writes_per_second X reads_per_second Y errors E".
-#include <sqlitebridge/ClusterDatabase.hpp>
+#include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 #include <chrono>
 #include <cstdio>

@@ -1,4 +1,5 @@
 import SQLiteBridge
+import SQLiteBridgeCluster
 
 /// `cluster members|leader --cluster ADDR,… [--format json|table]`: the
 /// cluster's members (id, address, role) or its leader, as the leader tells.

@@ -1,4 +1,5 @@
 import SQLiteBridge
+import SQLiteBridgeCluster
 
 /// The global option `--cluster HOST:PORT[,HOST:PORT…]`: the commands that
 /// take it (`query`, `shell`, `watch`, `cluster`) run on a dqlite cluster

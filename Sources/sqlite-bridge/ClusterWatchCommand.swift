@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteBridge
+import SQLiteBridgeCluster
 
 /// `watch NAME SQL [ARG...] --cluster ADDR,… [--format json|table|csv]
 /// [--external-interval MS] [--count N]`: `watch` on a dqlite cluster.

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteBridge
+import SQLiteBridgeCluster
 
 /// `node --address ADDR --data DIR [--join ADDR,…] [--id N]`: a dqlite node
 /// in the foreground (`ClusterNode`), until SIGTERM or SIGINT, when it hands

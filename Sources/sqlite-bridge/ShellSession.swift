@@ -1,4 +1,5 @@
 import SQLiteBridge
+import SQLiteBridgeCluster
 
 /// What the shell runs its statements and dot commands on: a database file
 /// (`LocalShellSession`) or a dqlite cluster's database

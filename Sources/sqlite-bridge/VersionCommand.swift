@@ -1,4 +1,5 @@
 import SQLiteBridge
+import SQLiteBridgeCluster
 
 /// `version`: the SQLite library in use, whether this build can encrypt
 /// (what a script asks before it passes `--key-file`) and whether it runs

@@ -10,7 +10,7 @@
 // start.
 #include <signal.h>
 
-#include <sqlitebridge/ClusterNode.hpp>
+#include <sqlitebridge/cluster/ClusterNode.hpp>
 
 #include <cstdio>
 #include <cstdlib>

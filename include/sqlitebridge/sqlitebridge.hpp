@@ -4,9 +4,6 @@
 
 #include "SQLite.hpp"
 #include "CheckpointMode.hpp"
-#include "ClusterConfiguration.hpp"
-#include "ClusterDatabase.hpp"
-#include "ClusterNode.hpp"
 #include "ColumnView.hpp"
 #include "Configuration.hpp"
 #include "Database.hpp"

@@ -11,8 +11,10 @@ and C++ interoperability). A block whose first line is `// Package.swift`
 is a manifest excerpt, not program code, and is skipped.
 
 C++: each ```cpp block is checked with `clang++ -std=c++17 -fsyntax-only`
-against include/: a block with `int main` or made of #include lines only as
-it is, any other inside `int main() { ... }` after the umbrella header.
+against include/ (and the cluster library's
+Sources/SQLiteBridgeClusterCore/include): a block with `int main` or made of
+#include lines only as it is, any other inside `int main() { ... }` after
+the umbrella header.
 
 A page may declare what its samples take as given (the paths, a `db` it
 opened, a search field) in HTML comments, which Markdown renderers hide:
@@ -90,7 +92,9 @@ def main():
                 program = CXX_PRELUDE + "int main() {\n" + given["cpp"] + "{\n" + code + "\n}\n}\n"
             with open(source, "w", encoding="utf-8") as out:
                 out.write(program)
-            ok &= run(["clang++", "-std=c++17", "-fsyntax-only", "-Iinclude", source], f"{path} (as {source})")
+            # The core's headers and the cluster library's (<sqlitebridge/cluster/...>).
+            includes = ["-Iinclude", "-ISources/SQLiteBridgeClusterCore/include"]
+            ok &= run(["clang++", "-std=c++17", "-fsyntax-only", *includes, source], f"{path} (as {source})")
             cxx_count += 1
     print(f"code samples: {swift_count} Swift blocks, {cxx_count} C++ blocks " + ("compile" if ok else "FAILED"))
     return 0 if ok else 1

@@ -26,7 +26,7 @@ public struct DatabaseError: Error, Sendable, Equatable {
     self.sql = sql
   }
 
-  init(_ error: sqlitebridge.Error) {
+  package init(_ error: sqlitebridge.Error) {
     let sql = String(error.sql)
     self.init(
       code: Int32(error.code), extendedCode: Int32(error.extendedCode), message: String(error.message),

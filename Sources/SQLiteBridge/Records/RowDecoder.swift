@@ -13,16 +13,16 @@ import SQLiteBridgeCore
 /// come from (a statement stepped row by row, or rows the core already
 /// holds), the names keys are matched with, and the column each key was
 /// found at on earlier rows.
-final class RowDecodingContext {
+package final class RowDecodingContext {
   /// The statement whose current row is decoded (the same statement on
   /// every row); nil when the rows are `heldRows`.
   private let statement: UnsafePointer<sqlitebridge.Statement>?
-  /// Rows the core returned whole (a `ClusterDatabase` result), decoded one
+  /// Rows the core returned whole (a cluster client's result), decoded one
   /// by one: `heldRow` is the current one. Nil for a statement.
   private let heldRows: UnsafePointer<sqlitebridge.interop.RowList>?
   /// The row of `heldRows` being decoded. (Unchecked: a context serves one
   /// query on one thread.)
-  @exclusivity(unchecked) var heldRow = 0
+  @exclusivity(unchecked) package var heldRow = 0
   /// The SQL of held rows, for errors (a statement knows its own).
   private let heldSQL: String
   /// The column names, in order.
@@ -94,7 +94,7 @@ final class RowDecodingContext {
   /// A context decoding the rows of `rows` (named `columnNames`, the result
   /// of `sql`), one by one from `heldRow` 0. `rows` must stay unchanged
   /// while the context is used.
-  convenience init<T>(
+  package convenience init<T>(
     rows: UnsafePointer<sqlitebridge.interop.RowList>, columnNames: [String], sql: String,
     keyDecoding: KeyDecodingStrategy, decoding type: T.Type
   ) {
@@ -129,7 +129,7 @@ final class RowDecodingContext {
   /// The current row as `T`: from its first column when `T` is
   /// `DatabaseValueConvertible`, otherwise through `T.init(from:)` with a
   /// keyed container whose keys are column names.
-  func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
+  package func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
     plan.pointee.lookup = 0
     if let convertibleType {
       return try convert(convertibleType, column: 0, codingPath: []) as! T
@@ -214,7 +214,7 @@ final class RowDecodingContext {
   /// when the query's rows are decoded, thrown or not, and keeps the
   /// context alive until then: the container refers to it without owning
   /// it (see `RowKeyedContainer`).
-  func endQuery() {
+  package func endQuery() {
     cachedKeyType = nil
     cachedContainer = nil
   }
@@ -230,7 +230,7 @@ final class RowDecodingContext {
   /// Column `column` of the current held row, borrowed from the core's list.
   @inline(never)
   private func heldView(_ column: Int) -> sqlitebridge.ColumnView {
-    sqlitebridge.interop.ClusterAccess.column(heldRows!.pointee, heldRow, column)
+    sqlitebridge.interop.RowListAccess.column(heldRows!.pointee, heldRow, column)
   }
 
   /// Column `column` of the current row, copied.

@@ -5,7 +5,7 @@ import SQLiteBridgeCore
 /// step (when a statement re-prepared after a schema change knows its real
 /// columns) and shared by every row of that run.
 @usableFromInline
-final class ColumnTable {
+package final class ColumnTable {
   @usableFromInline let names: [String]
   @usableFromInline let count: Int32
   /// Whether column i is the leftmost of the columns named like it (equal
@@ -26,7 +26,7 @@ final class ColumnTable {
 
   /// The table of columns named `names`, in order (for rows that come from
   /// elsewhere than a statement: a `ClusterDatabase` result).
-  init(names: [String]) {
+  package init(names: [String]) {
     count = Int32(names.count)
     self.names = names
     isLeftmost = names.indices.map { index in !names[..<index].contains { Identifier.same($0, names[index]) } }
@@ -60,7 +60,7 @@ final class ColumnTable {
   /// Keys for a row dictionary: each name to the index of its leftmost
   /// column. Per-row dictionaries are made with `mapValues` over it, so keys
   /// are hashed once per query, not once per row.
-  lazy var dictionaryTemplate: [String: Int] = {
+  package lazy var dictionaryTemplate: [String: Int] = {
     var template = [String: Int](minimumCapacity: names.count)
     for (index, name) in names.enumerated() where template[name] == nil {
       template[name] = index

@@ -74,7 +74,7 @@ public struct SQL: ExpressibleByStringInterpolation, Sendable, CustomStringConve
   ///
   /// - Throws: the core's `.misuse` error when an identifier held a NUL byte.
   @usableFromInline
-  func checkedSQL() throws -> String {
+  package func checkedSQL() throws -> String {
     if let failure {
       throw DatabaseError(
         code: failure.code, extendedCode: failure.extendedCode, message: failure.message, sql: sql)

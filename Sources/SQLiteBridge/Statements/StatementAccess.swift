@@ -10,7 +10,7 @@ extension DatabaseValue {
   /// Copies a column of the statement's current row. Text that is not valid
   /// UTF-8 becomes `.blob` holding its exact bytes (see `DatabaseValue`).
   @inlinable @inline(__always)
-  init(_ column: sqlitebridge.ColumnView) {
+  package init(_ column: sqlitebridge.ColumnView) {
     switch column.type {
     case .Integer:
       self = .integer(column.integer)

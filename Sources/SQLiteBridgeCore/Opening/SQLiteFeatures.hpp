@@ -10,6 +10,7 @@
 #include <string>
 
 #include "Connection.hpp"
+#include "sqlitebridge/Export.hpp"
 
 namespace sqlitebridge {
 
@@ -31,8 +32,9 @@ enum class SQLiteFeature {
 };
 
 /// True when both the sqlite3.h the core was compiled with and the library
-/// it runs on have `feature`.
-bool hasSQLiteFeature(SQLiteFeature feature) noexcept;
+/// it runs on have `feature`. Exported from a shared core: the cluster
+/// library asks too.
+SQLITEBRIDGE_API bool hasSQLiteFeature(SQLiteFeature feature) noexcept;
 
 /// "<what> needs SQLite ≥ <version>; this build runs on SQLite <version>
 /// (SQLCipher)": the message of the error a missing feature fails with

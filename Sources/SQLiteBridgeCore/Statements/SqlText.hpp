@@ -1,38 +1,42 @@
-// Small helpers for SQL text the core writes or inspects. Internal.
+// Small helpers for SQL text the core writes or inspects. Internal (this
+// header is not installed), but exported from a shared core: the cluster
+// library (Sources/SQLiteBridgeClusterCore) calls them too.
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "sqlitebridge/Export.hpp"
+
 namespace sqlitebridge {
 
 /// `identifier` as a double-quoted SQL identifier ("a""b" for a"b), so any
 /// name, however hostile, stays a name.
-std::string quoteIdentifier(const std::string& identifier);
+SQLITEBRIDGE_API std::string quoteIdentifier(const std::string& identifier);
 /// `text` as a single-quoted SQL string literal ('it''s' for it's).
-std::string quoteStringLiteral(const std::string& text);
+SQLITEBRIDGE_API std::string quoteStringLiteral(const std::string& text);
 
 /// Whether two identifiers are the same to SQLite: equal but for ASCII case.
-bool sameIdentifier(std::string_view a, std::string_view b) noexcept;
+SQLITEBRIDGE_API bool sameIdentifier(std::string_view a, std::string_view b) noexcept;
 /// `identifier` with ASCII letters lowered: two names are the same
 /// identifier (`sameIdentifier`) exactly when their folded forms are equal.
-std::string foldIdentifier(std::string_view identifier);
+SQLITEBRIDGE_API std::string foldIdentifier(std::string_view identifier);
 /// Whether `name` starts with `sqlite_` in any ASCII case: the prefix SQLite
 /// keeps for its own tables (sqlite_schema, sqlite_sequence, sqlite_stat1…).
-bool isSQLiteReservedName(std::string_view name) noexcept;
+SQLITEBRIDGE_API bool isSQLiteReservedName(std::string_view name) noexcept;
 /// The name of `schema`'s schema table that every SQLite knows:
 /// "sqlite_temp_master" for temp (`temp.sqlite_master` needs SQLite 3.33,
 /// and the SQLCipher build's is 3.15), "sqlite_master" for the others.
-std::string schemaTableName(std::string_view schema);
+SQLITEBRIDGE_API std::string schemaTableName(std::string_view schema);
 
 /// Position of the first character at or after `from` that is not
 /// whitespace, a semicolon or a comment; `sql.size()` when only those remain.
 /// A NUL byte is never skipped, not even inside a comment (SQLite's text
 /// ends there), so text after one is never taken for comment.
-std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept;
+SQLITEBRIDGE_API std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept;
 
 /// At most `limit` characters of `sql` starting at `from`, with "..." when
 /// cut, for error messages.
-std::string excerpt(std::string_view sql, std::size_t from, std::size_t limit = 60);
+SQLITEBRIDGE_API std::string excerpt(std::string_view sql, std::size_t from, std::size_t limit = 60);
 
 }  // namespace sqlitebridge

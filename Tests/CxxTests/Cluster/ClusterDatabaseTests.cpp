@@ -3,7 +3,7 @@
 // database of its own. Skipped in builds without dqlite nodes.
 #include <gtest/gtest.h>
 
-#include <sqlitebridge/ClusterDatabase.hpp>
+#include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 #include <cmath>
 #include <limits>

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include <sqlitebridge/ClusterDatabase.hpp>
+#include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 #include <condition_variable>
 #include <cstdio>

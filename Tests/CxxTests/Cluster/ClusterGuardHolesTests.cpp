@@ -6,7 +6,7 @@
 // (C++ and Swift).
 #include <gtest/gtest.h>
 
-#include <sqlitebridge/ClusterDatabase.hpp>
+#include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 #include <atomic>
 #include <mutex>

@@ -6,7 +6,7 @@
 // Tests/SQLiteBridgeTests/Cluster/ClusterOutcomeTests.swift.
 #include <gtest/gtest.h>
 
-#include <sqlitebridge/ClusterDatabase.hpp>
+#include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 #include <atomic>
 #include <map>

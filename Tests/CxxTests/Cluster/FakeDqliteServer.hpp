@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include <sqlitebridge/ClusterDatabase.hpp>
+#include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 namespace sqlitebridge_test {
 

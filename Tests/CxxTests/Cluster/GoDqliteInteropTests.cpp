@@ -4,7 +4,7 @@
 // nodes. Skipped, saying what is missing, without them.
 #include <gtest/gtest.h>
 
-#include <sqlitebridge/ClusterDatabase.hpp>
+#include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 #include <memory>
 #include <sstream>

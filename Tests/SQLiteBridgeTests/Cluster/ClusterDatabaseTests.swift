@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteBridge
+import SQLiteBridgeCluster
 import Testing
 
 /// `ClusterDatabase` against a real three-node dqlite cluster: go-dqlite's

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteBridge
+import SQLiteBridgeCluster
 import Testing
 
 /// Kill the leader: a client writes 300 rows, each in a `write` of its own,

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteBridge
+import SQLiteBridgeCluster
 import Testing
 
 /// The holes issue 36 found in the guards against values that abort dqlite

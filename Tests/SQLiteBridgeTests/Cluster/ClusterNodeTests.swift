@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteBridge
+import SQLiteBridgeCluster
 import Testing
 
 /// `ClusterNode`, a dqlite node in this process: without the SwiftPM trait

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteBridge
+import SQLiteBridgeCluster
 import Testing
 
 /// What the cluster client reports about a write whose outcome it cannot

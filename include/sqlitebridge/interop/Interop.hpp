@@ -11,6 +11,7 @@
 #include "Observation.hpp"
 #include "Opening.hpp"
 #include "Records.hpp"
+#include "RowListAccess.hpp"
 #include "Schema.hpp"
 #include "Statements.hpp"
 #include "SwiftBox.hpp"

@@ -1,7 +1,7 @@
 // interop::ClusterAccess: the cluster client and node as the Swift facade
 // calls them. Each entry point is noexcept; what the core's members could
 // throw (copies of strings, the write block's rethrow) stops here.
-#include "sqlitebridge/interop/ClusterAccess.hpp"
+#include "sqlitebridge/cluster/interop/ClusterAccess.hpp"
 #include "sqlitebridge/SQLite.hpp"
 
 namespace sqlitebridge::interop {
@@ -74,59 +74,6 @@ bool ClusterAccess::lastColumnNames(const ClusterDatabase& database, StringList&
 std::string ClusterAccess::nodeAddress(const ClusterNode& node) noexcept {
   try {
     return node.address();
-  } catch (...) {
-    return std::string();
-  }
-}
-
-bool ClusterAccess::appendNull(ValueList& values) noexcept {
-  try {
-    values.emplace_back();
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-bool ClusterAccess::appendInteger(ValueList& values, std::int64_t integer) noexcept {
-  try {
-    values.emplace_back(integer);
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-bool ClusterAccess::appendReal(ValueList& values, double real) noexcept {
-  try {
-    values.emplace_back(real);
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-bool ClusterAccess::appendText(ValueList& values, const void* bytes, std::size_t size) noexcept {
-  try {
-    values.emplace_back(std::string(bytes != nullptr ? static_cast<const char*>(bytes) : "", size));
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-bool ClusterAccess::appendBlob(ValueList& values, const void* bytes, std::size_t size) noexcept {
-  try {
-    values.push_back(Value::fromBlob(bytes, size));
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-std::string ClusterAccess::columnName(const RowList& rows, std::size_t column) noexcept {
-  try {
-    return rows.empty() ? std::string() : rows.front().columnName(column);
   } catch (...) {
     return std::string();
   }

@@ -1,3 +1,5 @@
+import SQLiteBridge
+import SQLiteBridgeClusterCore
 import SQLiteBridgeCore
 
 /// What a member of a dqlite cluster does (the core's

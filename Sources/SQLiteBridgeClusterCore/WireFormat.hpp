@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sqlitebridge/ClusterConfiguration.hpp"
+#include "sqlitebridge/cluster/ClusterConfiguration.hpp"
 #include "sqlitebridge/Row.hpp"
 #include "sqlitebridge/Value.hpp"
 

@@ -1,5 +1,8 @@
 import CxxStdlib
 import Foundation
+import SQLiteBridge
+import SQLiteBridgeClusterCore
+import SQLiteBridgeClusterCore.Interop
 import SQLiteBridgeCore
 import SQLiteBridgeCore.Interop
 

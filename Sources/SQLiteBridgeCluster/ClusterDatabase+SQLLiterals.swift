@@ -2,6 +2,10 @@
 // its arguments through its `(sql, arguments)` twin, on the leader, after
 // the literal's own check.
 
+import SQLiteBridge
+import SQLiteBridgeClusterCore
+import SQLiteBridgeCore
+
 extension ClusterDatabase {
   /// `execute(_:_:)` for an `SQL` literal: exactly one statement, on the
   /// leader, its rows as dictionaries.

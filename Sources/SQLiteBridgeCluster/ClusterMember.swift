@@ -1,4 +1,6 @@
 import CxxStdlib
+import SQLiteBridge
+import SQLiteBridgeClusterCore
 import SQLiteBridgeCore
 
 /// One member of a dqlite cluster, as the cluster's configuration lists it

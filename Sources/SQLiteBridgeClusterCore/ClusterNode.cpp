@@ -1,7 +1,7 @@
 // ClusterNode: a libdqlite node in this process (SQLITEBRIDGE_DQLITE
 // builds). Joining and handing leadership over go through the core's own
 // client (the wire protocol), as any other member would.
-#include "sqlitebridge/ClusterNode.hpp"
+#include "sqlitebridge/cluster/ClusterNode.hpp"
 
 #include <signal.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "ClusterConnection.hpp"
-#include "sqlitebridge/ClusterDatabase.hpp"
+#include "sqlitebridge/cluster/ClusterDatabase.hpp"
 #include "sqlitebridge/SQLite.hpp"
 
 #ifdef SQLITEBRIDGE_DQLITE

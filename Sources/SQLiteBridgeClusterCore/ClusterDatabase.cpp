@@ -4,7 +4,7 @@
 // incomplete, or the node answered NOT_LEADER) or when running it twice
 // changes nothing (a read outside a transaction); anything else whose
 // outcome is unknown is reported in doubt.
-#include "sqlitebridge/ClusterDatabase.hpp"
+#include "sqlitebridge/cluster/ClusterDatabase.hpp"
 
 #include <algorithm>
 #include <list>

@@ -1,4 +1,6 @@
 import CxxStdlib
+import SQLiteBridge
+import SQLiteBridgeClusterCore
 import SQLiteBridgeCore
 
 /// How a `ClusterDatabase` finds and talks to a dqlite cluster (the core's

@@ -1,4 +1,7 @@
 import CxxStdlib
+import SQLiteBridge
+import SQLiteBridgeClusterCore
+import SQLiteBridgeClusterCore.Interop
 import SQLiteBridgeCore
 import SQLiteBridgeCore.Interop
 
@@ -310,7 +313,7 @@ public final class ClusterDatabase {
 /// The rows of one cluster call as the core returned them, read in place
 /// (valid during the call that hands them out).
 struct ClusterRows {
-  typealias Access = sqlitebridge.interop.ClusterAccess
+  typealias Access = sqlitebridge.interop.RowListAccess
 
   let list: UnsafePointer<sqlitebridge.interop.RowList>
   /// Number of rows.
