@@ -10,12 +10,20 @@ func fixturePath(_ name: String) -> String {
     .appendingPathComponent("Fixtures").appendingPathComponent(name).path
 }
 
-/// Runs `body` with the path of a fresh, empty directory that is removed
-/// (with everything in it) when `body` returns or throws.
-func withTemporaryDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
+/// Creates a fresh, empty directory under the temporary folder and returns
+/// its path; the caller removes it (async tests, where a closure cannot
+/// await). Throws when it cannot be created.
+func makeTemporaryDirectory() throws -> String {
   let path = FileManager.default.temporaryDirectory
     .appendingPathComponent("SQLiteBridgeTests-\(UUID().uuidString)", isDirectory: true).path
   try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+  return path
+}
+
+/// Runs `body` with the path of a fresh, empty directory that is removed
+/// (with everything in it) when `body` returns or throws.
+func withTemporaryDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
+  let path = try makeTemporaryDirectory()
   defer { try? FileManager.default.removeItem(atPath: path) }
   return try body(path)
 }

@@ -71,7 +71,7 @@ enum CoreWriter {
   /// What an observation started on a writer of another type fails with.
   static func unsupported(_ writer: some DatabaseWriter) -> DatabaseError {
     DatabaseError(
-      code: 21,
+      code: ResultCode.misuse.rawValue,
       message: "observations need a DatabaseQueue or a DatabasePool, not \(type(of: writer as any DatabaseWriter))")
   }
 }

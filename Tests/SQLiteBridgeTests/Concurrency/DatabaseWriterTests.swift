@@ -65,9 +65,7 @@ struct DatabaseWriterTests {
 
   @Test(arguments: SharedKind.allCases)
   func asyncReadsAndWritesGoThroughTheProtocol(kind: SharedKind) async throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("SQLiteBridgeTests-\(UUID().uuidString)", isDirectory: true).path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+    let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let writer = try Self.open(kind, in: directory)
     try Self.createNotes(in: writer)
@@ -118,9 +116,7 @@ struct DatabaseWriterTests {
 
   @Test(arguments: SharedKind.allCases)
   func valuesStartThroughTheProtocol(kind: SharedKind) async throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("SQLiteBridgeTests-\(UUID().uuidString)", isDirectory: true).path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+    let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let writer = try Self.open(kind, in: directory)
     try Self.createNotes(in: writer)
