@@ -256,8 +256,12 @@ final class DemoCluster: Sendable {
   let directory: String
   let nodes: [DemoNode]
 
-  /// Starts `count` nodes and waits (at most 2 minutes) until a client
-  /// sees them all as voters. On failure, whatever started is ended.
+  /// Starts `count` nodes one at a time: each is started only once a
+  /// client sees every node before it in the cluster (at most 2 minutes
+  /// each), so no two joins change the configuration at once (go-dqlite
+  /// refuses the second, and a loaded machine made that common); then waits
+  /// (at most 2 minutes) until all are voters. On failure, whatever started
+  /// is ended.
   init(count: Int) throws {
     directory =
       FileManager.default.temporaryDirectory
@@ -268,9 +272,9 @@ final class DemoCluster: Sendable {
       for index in 0..<count {
         let join = started.first.map { [$0.address] } ?? []
         started.append(try DemoNode(directory: directory, join: join, name: "node\(index + 1)"))
+        try Self.waitForMembers(started, asVoters: started.count == count, within: .seconds(120))
       }
       nodes = started
-      try waitForVoters(count, within: .seconds(120))
     } catch {
       for node in started { node.process.kill() }
       try? FileManager.default.removeItem(atPath: directory)
@@ -290,14 +294,21 @@ final class DemoCluster: Sendable {
   /// The index of the node at `address`, or nil.
   func index(of address: String?) -> Int? { nodes.firstIndex { $0.address == address } }
 
-  /// Waits until a client sees `count` voters. go-dqlite joins and
-  /// promotes a node itself, but when an attempt fails (another change of
-  /// the configuration in progress, a loaded machine) it may try again
-  /// only much later, or not at all: once the membership has not changed
-  /// for 5 s, the client adds the nodes still missing (by the id each
-  /// wrote) and assigns the voter role to those still without it, and
-  /// waits on the condition again.
-  func waitForVoters(_ count: Int, within limit: Duration) throws {
+  /// Waits until a client sees every one of `nodes` in the cluster (as a
+  /// voter when `asVoters`; go-dqlite keeps a second node a standby until a
+  /// third makes an odd number of voters). go-dqlite
+  /// joins and promotes a node itself, but when an attempt fails (another
+  /// change of the configuration in progress, a loaded machine) it may try
+  /// again only much later (its roles are adjusted every 30 s), or not at
+  /// all: once the membership has not changed for 5 s, the client adds the
+  /// nodes still missing (by the id each wrote) and (when `asVoters`)
+  /// assigns the voter role to those still without it, and waits on the condition again. Each
+  /// look is short (1 s to connect, 2 s to find a leader), so a look that
+  /// finds no leader yet is soon repeated instead of holding the wait.
+  static func waitForMembers(_ nodes: [DemoNode], asVoters: Bool, within limit: Duration) throws {
+    var configuration = ClusterConfiguration(servers: nodes.map(\.address))
+    configuration.connectTimeout = .seconds(1)
+    configuration.retryTimeout = .seconds(2)
     var last = "no answer yet"
     let clock = ContinuousClock()
     var unchanged: (members: [ClusterMember], since: ContinuousClock.Instant)?
@@ -307,15 +318,18 @@ final class DemoCluster: Sendable {
         let members = try client.members()
         let voters = members.filter { $0.role == .voter }
         last = "\(voters.count) voter(s) of \(members.count) member(s)"
-        if voters.count == count { return true }
+        let present = asVoters ? voters : members
+        if nodes.allSatisfy({ node in present.contains { $0.address == node.address } }) { return true }
         if unchanged?.members != members { unchanged = (members, clock.now) }
         guard let since = unchanged?.since, clock.now - since >= .seconds(5) else { return false }
         unchanged = nil
         for node in nodes where node.process.isRunning && !members.contains(where: { $0.address == node.address }) {
           try client.add(ClusterMember(id: try node.id(within: .seconds(5)), address: node.address, role: .spare))
         }
-        for member in try client.members() where member.role != .voter {
-          try client.assign(id: member.id, role: .voter)
+        if asVoters {
+          for member in try client.members() where member.role != .voter {
+            try client.assign(id: member.id, role: .voter)
+          }
         }
         return false
       } catch {
@@ -324,7 +338,10 @@ final class DemoCluster: Sendable {
       }
     }
     guard joined else {
-      throw ProcessProblem(description: "the dqlite-demo cluster did not reach \(count) voters in \(limit): \(last)")
+      throw ProcessProblem(
+        description:
+          "the dqlite-demo cluster did not reach \(nodes.count) \(asVoters ? "voters" : "members") in \(limit): \(last)"
+      )
     }
   }
 
