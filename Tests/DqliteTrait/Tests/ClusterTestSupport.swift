@@ -1,0 +1,1 @@
+../../SQLiteBridgeTests/ClusterTestSupport.swift
