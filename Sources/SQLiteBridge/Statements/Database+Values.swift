@@ -4,8 +4,8 @@ import SQLiteBridgeCore
 // each argument where it stands, so an insert loop allocates nothing per
 // row. The `values:` label keeps every existing `execute(sql, [...])` and
 // `execute(sql, ["name": ...])` call as it was. Calls with up to 12 values
-// pick the fixed-count overloads of Database+FixedValues.swift (faster:
-// see there); this parameter pack form takes any number.
+// pick the fixed-count overload of Database+FixedValues.swift (faster: see
+// there); this parameter pack form takes any number.
 extension Database {
   /// Runs exactly one statement with `values` bound to its parameters 1, 2,
   /// … in order (each as its `databaseValue`), and returns every row as a

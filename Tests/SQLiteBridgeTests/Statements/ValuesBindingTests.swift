@@ -78,8 +78,43 @@ struct ValuesBindingTests {
     #expect(error.resultCode == .range)
   }
 
-  /// Up to 12 values take the fixed-count overloads; more take the
-  /// parameter pack. Both bind the same way.
+  /// Every count from 1 to 12 binds exactly the values written, in order:
+  /// the values left out (`OmittedValue`) bind nothing and are not counted,
+  /// so one value short or one too many is `.range`.
+  @Test func eachCountUpToTwelveBindsExactlyTheValuesWritten() throws {
+    let database = try memoryDatabase()
+    func select(_ count: Int) -> String {
+      "SELECT " + (1...count).map { "? AS c\($0)" }.joined(separator: ", ")
+    }
+    func values(_ count: Int) -> [String: DatabaseValue] {
+      Dictionary(uniqueKeysWithValues: (1...count).map { ("c\($0)", .integer(Int64($0))) })
+    }
+    #expect(try database.execute(select(1), values: 1) == [values(1)])
+    #expect(try database.execute(select(2), values: 1, 2) == [values(2)])
+    #expect(try database.execute(select(3), values: 1, 2, 3) == [values(3)])
+    #expect(try database.execute(select(4), values: 1, 2, 3, 4) == [values(4)])
+    #expect(try database.execute(select(5), values: 1, 2, 3, 4, 5) == [values(5)])
+    #expect(try database.execute(select(6), values: 1, 2, 3, 4, 5, 6) == [values(6)])
+    #expect(try database.execute(select(7), values: 1, 2, 3, 4, 5, 6, 7) == [values(7)])
+    #expect(try database.execute(select(8), values: 1, 2, 3, 4, 5, 6, 7, 8) == [values(8)])
+    #expect(try database.execute(select(9), values: 1, 2, 3, 4, 5, 6, 7, 8, 9) == [values(9)])
+    #expect(try database.execute(select(10), values: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == [values(10)])
+    #expect(try database.execute(select(11), values: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) == [values(11)])
+    #expect(try database.execute(select(12), values: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12) == [values(12)])
+    let short = try #require(throws: DatabaseError.self) {
+      try database.execute(select(12), values: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+    }
+    #expect(short.resultCode == .range)
+    let over = try #require(throws: DatabaseError.self) {
+      try database.execute(select(11), values: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+    }
+    #expect(over.resultCode == .range)
+    #expect(OmittedValue.fromDatabaseValue(.integer(1)) == nil && OmittedValue.fromDatabaseValue(.null) == nil)
+  }
+
+  /// Up to 12 values take the fixed-count overload (the values left out
+  /// are `OmittedValue`s, which bind nothing); more take the parameter
+  /// pack. Both bind the same way.
   @Test func thirteenValuesBindThroughThePack() throws {
     let database = try memoryDatabase()
     let sql = "SELECT " + (1...13).map { "typeof(?) AS c\($0)" }.joined(separator: ", ")
