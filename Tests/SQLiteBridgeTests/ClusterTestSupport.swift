@@ -210,6 +210,14 @@ final class DemoNode: Sendable {
   let process: ChildProcess
   /// Where the node keeps its Raft data (dqlite-demo adds the address).
   let dataDirectory: String
+  /// What the node printed.
+  let logFile: String
+
+  /// The last lines the node printed (for a failure's message).
+  var logTail: String {
+    let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").suffix(5).joined(separator: " | ")
+  }
 
   init(directory: String, join: [String], name: String) throws {
     guard let program = DemoCluster.program else {
@@ -218,9 +226,10 @@ final class DemoNode: Sendable {
     let port = try freePort()
     address = "127.0.0.1:\(port)"
     dataDirectory = directory + "/" + address
+    logFile = directory + "/\(name).log"
     var arguments = ["--api", "127.0.0.1:\(try freePort())", "--db", address, "--dir", directory]
     for member in join { arguments += ["--join", member] }
-    process = try ChildProcess(program, arguments, name: name, logFile: directory + "/\(name).log")
+    process = try ChildProcess(program, arguments, name: name, logFile: logFile)
   }
 
   var port: Int { Int(address.split(separator: ":").last!)! }
@@ -257,10 +266,10 @@ final class DemoCluster: Sendable {
   let nodes: [DemoNode]
 
   /// Starts `count` nodes one at a time: each is started only once a
-  /// client sees every node before it in the cluster (at most 2 minutes
+  /// client sees every node before it in the cluster (at most a minute
   /// each), so no two joins change the configuration at once (go-dqlite
   /// refuses the second, and a loaded machine made that common); then waits
-  /// (at most 2 minutes) until all are voters. On failure, whatever started
+  /// (at most a minute) until all are voters. On failure, whatever started
   /// is ended.
   init(count: Int) throws {
     directory =
@@ -272,7 +281,7 @@ final class DemoCluster: Sendable {
       for index in 0..<count {
         let join = started.first.map { [$0.address] } ?? []
         started.append(try DemoNode(directory: directory, join: join, name: "node\(index + 1)"))
-        try Self.waitForMembers(started, asVoters: started.count == count, within: .seconds(120))
+        try Self.waitForMembers(started, asVoters: started.count == count, within: .seconds(60))
       }
       nodes = started
     } catch {
@@ -312,7 +321,14 @@ final class DemoCluster: Sendable {
     var last = "no answer yet"
     let clock = ContinuousClock()
     var unchanged: (members: [ClusterMember], since: ContinuousClock.Instant)?
+    var exited: DemoNode?
     let joined = poll(within: limit) {
+      // A node that exited never joins: fail now, so that the caller can
+      // form another cluster instead of waiting out the limit.
+      if let gone = nodes.first(where: { !$0.process.isRunning }) {
+        exited = gone
+        return true
+      }
       do {
         let client = try ClusterDatabase(name: "readiness", configuration: configuration)
         let members = try client.members()
@@ -336,6 +352,11 @@ final class DemoCluster: Sendable {
         last = "\(error)"
         return false
       }
+    }
+    if let exited {
+      throw ProcessProblem(
+        description: "\(exited.process.name) of the dqlite-demo cluster exited (\(last)); it printed: \(exited.logTail)"
+      )
     }
     guard joined else {
       throw ProcessProblem(
@@ -363,13 +384,19 @@ struct DemoClusterScope: SuiteTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     // go-dqlite can leave a joining node out for good (its join gave up;
-    // seen in a CI run as "1 voter(s) of 2 member(s)" after 120 s): a second
-    // cluster, formed from scratch, is tried once before the suite fails.
+    // seen in a CI run as "1 voter(s) of 2 member(s)" after 120 s), and a
+    // node can exit: another cluster, formed from scratch, is tried (three
+    // in all) before the suite fails; each failure is printed.
+    var attempt = 1
     let cluster: DemoCluster
-    do {
-      cluster = try DemoCluster(count: nodes)
-    } catch {
-      cluster = try DemoCluster(count: nodes)
+    while true {
+      do {
+        cluster = try DemoCluster(count: nodes)
+        break
+      } catch  where attempt < 3 {
+        FileHandle.standardError.write(Data("dqlite-demo cluster not formed (\(error)); forming another\n".utf8))
+        attempt += 1
+      }
     }
     defer { cluster.stop() }
     try await DemoCluster.$current.withValue(cluster) { try await function() }

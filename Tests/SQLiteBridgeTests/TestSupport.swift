@@ -108,3 +108,19 @@ func tableNames(_ database: Database) throws -> [String] {
     return name
   }
 }
+
+/// The error `body` throws, which must be a `DatabaseError`.
+func databaseError(
+  sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+) -> DatabaseError? {
+  do {
+    try body()
+    Issue.record("expected a DatabaseError, but nothing was thrown", sourceLocation: sourceLocation)
+    return nil
+  } catch let error as DatabaseError {
+    return error
+  } catch {
+    Issue.record("expected a DatabaseError, got \(error)", sourceLocation: sourceLocation)
+    return nil
+  }
+}

@@ -77,22 +77,6 @@ struct VictimDatabase {
   }
 }
 
-/// The error `body` throws, which must be a `DatabaseError`.
-func databaseError(
-  sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
-) -> DatabaseError? {
-  do {
-    try body()
-    Issue.record("expected a DatabaseError, but nothing was thrown", sourceLocation: sourceLocation)
-    return nil
-  } catch let error as DatabaseError {
-    return error
-  } catch {
-    Issue.record("expected a DatabaseError, got \(error)", sourceLocation: sourceLocation)
-    return nil
-  }
-}
-
 @Suite("Hostile input: identifiers and database names")
 struct HostileNamesTests {
   // MARK: Schema calls
