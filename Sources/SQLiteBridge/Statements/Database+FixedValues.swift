@@ -3,14 +3,15 @@ import SQLiteBridgeCore
 
 // `execute(_:values:)` for 1 to 12 values, in one overload: each value
 // has its own generic type, and each value left out defaults to
-// `OmittedValue`, which binds nothing. It is what a call with up to
+// `OmittedValue`, which binds nothing and takes no parameter. It is what a call with up to
 // 12 values picks (Swift prefers it to the parameter pack form),
 // because Swift 6.3 does not specialize a parameter pack for the concrete
 // types at a call site: through the pack, each value costs a metadata
 // lookup, a copy through its value witness and a dynamic protocol call
 // (about 70 instructions a value, measured with callgrind on
-// insert_values). Here, inlined at the call site, every `OmittedValue` test
-// is decided by the compiler and each value costs the bind alone.
+// insert_values). Here, inlined at the call site, each value's type is
+// known, every `OmittedValue` test is decided by the compiler, and each
+// value costs the bind alone.
 // Behaviour is exactly the pack form's.
 extension Database {
   /// Runs exactly one statement with 1 to 12 `values` bound to its
@@ -32,31 +33,33 @@ extension Database {
     _ v9: V9 = OmittedValue(), _ v10: V10 = OmittedValue(), _ v11: V11 = OmittedValue(), _ v12: V12 = OmittedValue()
   ) throws -> [[String: DatabaseValue]] {
     var statement = try cachedStatement(sql)
-    var count = 1
-    if V2.self != OmittedValue.self { count += 1 }
-    if V3.self != OmittedValue.self { count += 1 }
-    if V4.self != OmittedValue.self { count += 1 }
-    if V5.self != OmittedValue.self { count += 1 }
-    if V6.self != OmittedValue.self { count += 1 }
-    if V7.self != OmittedValue.self { count += 1 }
-    if V8.self != OmittedValue.self { count += 1 }
-    if V9.self != OmittedValue.self { count += 1 }
-    if V10.self != OmittedValue.self { count += 1 }
-    if V11.self != OmittedValue.self { count += 1 }
-    if V12.self != OmittedValue.self { count += 1 }
+    var count = 0
+    sqlitebridge.Statement.countOne(v1, &count)
+    sqlitebridge.Statement.countOne(v2, &count)
+    sqlitebridge.Statement.countOne(v3, &count)
+    sqlitebridge.Statement.countOne(v4, &count)
+    sqlitebridge.Statement.countOne(v5, &count)
+    sqlitebridge.Statement.countOne(v6, &count)
+    sqlitebridge.Statement.countOne(v7, &count)
+    sqlitebridge.Statement.countOne(v8, &count)
+    sqlitebridge.Statement.countOne(v9, &count)
+    sqlitebridge.Statement.countOne(v10, &count)
+    sqlitebridge.Statement.countOne(v11, &count)
+    sqlitebridge.Statement.countOne(v12, &count)
     guard statement.expectArgumentCount(count) else { throw statement.failure }
-    try statement.bindOne(v1, at: 1)
-    if V2.self != OmittedValue.self { try statement.bindOne(v2, at: 2) }
-    if V3.self != OmittedValue.self { try statement.bindOne(v3, at: 3) }
-    if V4.self != OmittedValue.self { try statement.bindOne(v4, at: 4) }
-    if V5.self != OmittedValue.self { try statement.bindOne(v5, at: 5) }
-    if V6.self != OmittedValue.self { try statement.bindOne(v6, at: 6) }
-    if V7.self != OmittedValue.self { try statement.bindOne(v7, at: 7) }
-    if V8.self != OmittedValue.self { try statement.bindOne(v8, at: 8) }
-    if V9.self != OmittedValue.self { try statement.bindOne(v9, at: 9) }
-    if V10.self != OmittedValue.self { try statement.bindOne(v10, at: 10) }
-    if V11.self != OmittedValue.self { try statement.bindOne(v11, at: 11) }
-    if V12.self != OmittedValue.self { try statement.bindOne(v12, at: 12) }
+    var index: Int32 = 0
+    try statement.bindOne(v1, &index)
+    try statement.bindOne(v2, &index)
+    try statement.bindOne(v3, &index)
+    try statement.bindOne(v4, &index)
+    try statement.bindOne(v5, &index)
+    try statement.bindOne(v6, &index)
+    try statement.bindOne(v7, &index)
+    try statement.bindOne(v8, &index)
+    try statement.bindOne(v9, &index)
+    try statement.bindOne(v10, &index)
+    try statement.bindOne(v11, &index)
+    try statement.bindOne(v12, &index)
     return try dictionaries(&statement)
   }
 }

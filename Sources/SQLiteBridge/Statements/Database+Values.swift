@@ -51,13 +51,18 @@ extension sqlitebridge.Statement {
     repeat try bindOne(each values, &index)
   }
 
-  /// Adds one to `count` (a pack's length, counted where it is expanded).
+  /// Adds one to `count` (a pack's length, counted where it is expanded),
+  /// unless `value` is an `OmittedValue`, which takes no parameter.
   @inlinable @inline(__always)
-  static func countOne<V>(_ value: V, _ count: inout Int) { count += 1 }
+  static func countOne<V>(_ value: V, _ count: inout Int) {
+    if V.self != OmittedValue.self { count += 1 }
+  }
 
-  /// Binds `value` to the parameter after `index`, and moves `index` there.
+  /// Binds `value` to the parameter after `index`, and moves `index` there
+  /// (an `OmittedValue` binds nothing and leaves `index` as it is).
   @inlinable @inline(__always)
   mutating func bindOne<V: DatabaseValueConvertible>(_ value: V, _ index: inout Int32) throws {
+    guard V.self != OmittedValue.self else { return }
     index += 1
     try bindOne(value, at: index)
   }

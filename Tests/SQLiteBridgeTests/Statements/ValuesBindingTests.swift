@@ -112,6 +112,21 @@ struct ValuesBindingTests {
     #expect(OmittedValue.fromDatabaseValue(.integer(1)) == nil && OmittedValue.fromDatabaseValue(.null) == nil)
   }
 
+  /// An `OmittedValue` written among values is skipped, in the fixed-count
+  /// form and in the parameter pack alike.
+  @Test func anOmittedValueWrittenAmongValuesIsSkipped() throws {
+    let database = try memoryDatabase()
+    #expect(try database.execute("SELECT ? AS a, ? AS b", values: 1, OmittedValue(), 2) == [["a": 1, "b": 2]])
+    let thirteen = "SELECT " + (1...13).map { "? AS c\($0)" }.joined(separator: ", ")
+    let row = try #require(
+      try database.execute(thirteen, values: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, OmittedValue(), 13).first)
+    #expect(row["c12"] == 12 && row["c13"] == 13)
+    let error = try #require(throws: DatabaseError.self) {
+      try database.execute("SELECT ? AS a, ? AS b", values: 1, OmittedValue())
+    }
+    #expect(error.resultCode == .range)
+  }
+
   /// Up to 12 values take the fixed-count overload (the values left out
   /// are `OmittedValue`s, which bind nothing); more take the parameter
   /// pack. Both bind the same way.
