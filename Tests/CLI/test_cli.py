@@ -1081,23 +1081,34 @@ class NodeProcess:
                     directory]
             if join:
                 args += ["--join", join]
-        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # What the node prints goes to a file (a pipe nobody reads could fill
+        # and stop it); a CLI node's stdout stays a pipe for its ready line.
+        self.log_path = os.path.join(directory, "node.log")
+        self.log = open(self.log_path, "wb")
+        stdout = subprocess.PIPE if kind == "cli" else self.log
+        self.process = subprocess.Popen(args, stdout=stdout, stderr=self.log)
         self.ready_line = None
         if kind == "cli":
             ready, _, _ = select.select([self.process.stdout], [], [], self.TIMEOUT)
             line = self.process.stdout.readline().decode() if ready else ""
             if not line.startswith("node "):
                 self.kill()
-                raise AssertionError(f"node did not start: {line!r} {self.process.stderr.read()!r}")
+                raise AssertionError(f"node did not start: {line!r} {self.log_tail()!r}")
             self.ready_line = line.strip()
 
     def kill(self, sig=signal.SIGKILL):
         if self.process.poll() is None:
             self.process.send_signal(sig)
         code = self.process.wait(timeout=self.TIMEOUT)
-        for stream in (self.process.stdout, self.process.stderr):
-            stream.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self.log.close()
         return code
+
+    def log_tail(self):
+        """The last lines the node printed."""
+        with open(self.log_path, "rb") as log:
+            return b" | ".join(log.read().splitlines()[-5:]).decode(errors="replace")
 
 
 class ClusterCommandTests(unittest.TestCase):
@@ -1121,14 +1132,20 @@ class ClusterCommandTests(unittest.TestCase):
                 cls.nodes.append(NodeProcess(kind, os.path.join(cls.dir.name, f"n{i}"), join=first.address))
             cls.cluster = ",".join(node.address for node in cls.nodes)
             # Ready when the leader lists the three (dqlite-demo joins them in
-            # the background, and gives roles as its application sees fit).
+            # the background, and gives roles as its application sees fit) and
+            # each node, asked alone, names the leader (a node that has just
+            # joined may not know it yet). Waits on the condition, bounded.
             deadline = time.monotonic() + 60
             while True:
                 result = run("cluster", "members", "--cluster", cls.cluster)
                 if result.returncode == 0 and len(json.loads(result.stdout)) == 3:
-                    break
+                    answers = [run("cluster", "leader", "--cluster", node.address) for node in cls.nodes]
+                    if all(answer.returncode == 0 for answer in answers):
+                        break
+                    result = next(answer for answer in answers if answer.returncode != 0)
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"no three-member cluster in time: {result.stdout} {result.stderr}")
+                    logs = " / ".join(node.log_tail() for node in cls.nodes)
+                    raise AssertionError(f"no three-member cluster in time: {result.stdout} {result.stderr} {logs}")
                 time.sleep(0.2)
         except BaseException:
             cls.tearDownClass()
@@ -1169,7 +1186,9 @@ class ClusterCommandTests(unittest.TestCase):
             self.assertEqual(roles, ["voter"] * 3)  # sqlite-bridge node joins as a voter
         else:
             self.assertTrue(set(roles) <= {"voter", "stand-by", "spare"} and "voter" in roles, roles)
-        leader = json.loads(run("cluster", "leader", "--cluster", self.nodes[2].address).stdout)
+        answer = run("cluster", "leader", "--cluster", self.nodes[2].address)
+        self.assertEqual(answer.returncode, 0, answer.stderr)
+        leader = json.loads(answer.stdout)
         self.assertIn(leader["address"], [n.address for n in self.nodes])
         table = run("cluster", "members", "--format", "table", "--cluster", self.cluster)
         self.assertEqual(table.stdout.split()[:3], ["id", "address", "role"])
