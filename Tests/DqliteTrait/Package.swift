@@ -7,7 +7,7 @@
 // the trait (and checks there that a node cannot start). Their support
 // files are the main suite's (symbolic links).
 //
-//   swift test --package-path Tests/DqliteTrait --scratch-path .build-dqlite --disable-build-manifest-caching
+//   swift test --package-path Tests/DqliteTrait --scratch-path .build --disable-build-manifest-caching
 import PackageDescription
 
 let package = Package(
