@@ -43,6 +43,14 @@ extension Workloads {
     }
   }
 
+  /// The same ten columns written by the `PersistableRecord` conformance
+  /// that `Encodable` gives (no hand-written `encode(to:)`): the insert
+  /// most Swift users run.
+  struct CodableItem: Codable, PersistableRecord {
+    static let databaseTableName = "item"
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int64
+  }
+
   /// The same record read by column name.
   struct NamedRecordItem: FetchableRecord {
     var item: RecordItem
@@ -94,6 +102,20 @@ extension Workloads {
         let r = Int64(row)
         try database.insert(
           RecordItem(
+            i0: r, i1: r + 1, i2: r + 2, i3: r + 3, i4: r + 4, i5: r + 5, i6: r + 6, i7: r + 7, i8: r + 8, i9: r + 9))
+      })
+  }
+
+  /// 8b. Rows inserted as `Codable` records, `insert(record)` per row (raw:
+  /// the same prepared statement as insert_record).
+  func insertCodable(rows: Int) throws -> Workload {
+    try insertWorkload(
+      name: "insert_codable", rows: rows,
+      raw: Self.rawInsertPositional,
+      ours: { database, row in
+        let r = Int64(row)
+        try database.insert(
+          CodableItem(
             i0: r, i1: r + 1, i2: r + 2, i3: r + 3, i4: r + 4, i5: r + 5, i6: r + 6, i7: r + 7, i8: r + 8, i9: r + 9))
       })
   }

@@ -30,16 +30,18 @@ extension Database {
   public func insert<T: Encodable>(
     _ value: T, into table: String, keyEncoding: KeyEncodingStrategy = .useDefaultKeys
   ) throws {
-    let storage = RowEncodingStorage(keyEncoding: keyEncoding, record: T.self as? any PersistableRecord.Type)
-    try value.encode(to: RowEncoder(storage: storage, codingPath: []))
-    if let error = storage.error { throw error }
+    var container = PersistenceContainer()
+    RowEncodingStorage(keyEncoding: keyEncoding, record: T.self as? any PersistableRecord.Type)
+      .encode(value, into: &container)
+    if let error = container.error { throw error }
+    let columns = container.columns
     var sql = "INSERT INTO " + (try Identifier.quoted(table))
-    if storage.columns.isEmpty {
+    if columns.isEmpty {
       sql += " DEFAULT VALUES"
     } else {
-      sql += " (" + (try storage.columns.map(Identifier.quoted).joined(separator: ", ")) + ") VALUES ("
-      sql += repeatElement("?", count: storage.columns.count).joined(separator: ", ") + ")"
+      sql += " (" + (try columns.map(Identifier.quoted).joined(separator: ", ")) + ") VALUES ("
+      sql += repeatElement("?", count: columns.count).joined(separator: ", ") + ")"
     }
-    try execute(sql, storage.values)
+    try execute(sql, container.values)
   }
 }

@@ -65,12 +65,18 @@ extension Database {
   ) throws -> (rowID: Int64, changed: Bool) {
     let key = RecordPlanKey(T.self, operation, onConflict)
     var container: PersistenceContainer
+    // The encoding storage the type's plans share (a new plan keeps it).
+    var encoding: RowEncodingStorage?
     if let cached = recordPlans.entry(key) {
       // The last write's buffer, emptied but with its capacity: no
-      // allocation.
+      // allocation; and the encoding storage of an Encodable record (its
+      // JSON encoders and keys already known), lent.
       container = PersistenceContainer(
-        planColumns: cached.columns, storage: cached.takeSpare() ?? RecordValues(capacity: cached.columns.count))
-      record.encode(to: &container)
+        planColumns: cached.columns, storage: cached.takeSpare() ?? RecordValues(capacity: cached.columns.count),
+        lentEncoding: cached.encoding.map { Unmanaged.passUnretained($0) })
+      withExtendedLifetime(cached) { record.encode(to: &container) }
+      if cached.encoding == nil { cached.encoding = container.madeEncoding }
+      encoding = cached.encoding
       if container.error == nil, container.matchesPlan { return try run(cached, &container) }
     } else {
       container = PersistenceContainer(planColumns: [], storage: RecordValues(capacity: 8))
@@ -78,6 +84,7 @@ extension Database {
     }
     if let error = container.error { throw error }
     let entry = try recordPlan(T.self, operation, onConflict: onConflict, columns: container.columns)
+    if entry.encoding == nil { entry.encoding = encoding ?? container.madeEncoding }
     return try run(entry, &container)
   }
 

@@ -5,8 +5,9 @@ import Foundation
 // column, with the coders the record type's hooks give
 // (`FetchableRecord.databaseJSONDecoder(for:)`,
 // `PersistableRecord.databaseJSONEncoder(for:)`); other types use the
-// defaults. The coders are asked for lazily, once per column per query (per
-// record encoded, when writing), never for columns that are not JSON.
+// defaults. The coders are asked for lazily, once per column per query
+// (when writing, once per column for each record plan a `Database` keeps),
+// never for columns that are not JSON.
 
 /// The default JSON coders and the wording of a JSON failure.
 enum JSONColumns {

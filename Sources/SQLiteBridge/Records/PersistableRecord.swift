@@ -43,10 +43,13 @@ public protocol PersistableRecord {
   /// strategies the JSON should be written with (dates, key order,
   /// formatting).
   ///
-  /// Asked once per JSON column each time a record is encoded (a write, or
-  /// `insert(_:into:)`), only for the record type itself (not for the
-  /// nested types), and never for a type whose own `encode(to:)` fills the
-  /// container. Default: a `JSONEncoder()` with `.sortedKeys`, so that
+  /// Asked once per JSON column, the first time it is needed: by a
+  /// `Database`, once for each kind of write (insert with each conflict
+  /// resolution, update, save, delete) of the type, which keeps the encoder
+  /// for every later record (asked again only when the record's columns
+  /// change); by `insert(_:into:)`, on each call. Only for the record type
+  /// itself (not for the nested types), and never for a type whose own
+  /// `encode(to:)` fills the container. Default: a `JSONEncoder()` with `.sortedKeys`, so that
   /// equal values are stored as equal text.
   ///
   /// Cannot fail; a value the encoder cannot encode (a non-finite Double
@@ -77,13 +80,17 @@ extension PersistableRecord where Self: Encodable {
   /// encoder rejects, a throwing `encode(to:)`) is kept in the container: the write then throws that
   /// `EncodingError` (or the thrown error) and runs nothing.
   public func encode(to container: inout PersistenceContainer) {
-    let storage = RowEncodingStorage(keyEncoding: .useDefaultKeys, record: Self.self)
-    do {
-      try encode(to: RowEncoder(storage: storage, codingPath: []))
-    } catch {
-      container.error = container.error ?? error
+    // The storage the writing Database lends, when it is this type's (a
+    // record's own encode(to:) may call another type's default one) and
+    // free (not encoding a value already: a write inside an encode(to:)).
+    if let lent = container.lentEncoding,
+      lent._withUnsafeGuaranteedRef({ $0.recordID == ObjectIdentifier(Self.self) && !$0.isEncoding })
+    {
+      lent._withUnsafeGuaranteedRef { $0.encode(self, into: &container) }
+      return
     }
-    if let error = storage.error { container.error = container.error ?? error }
-    for (column, value) in zip(storage.columns, storage.values) { container[column] = value }
+    let storage = RowEncodingStorage(keyEncoding: .useDefaultKeys, record: Self.self)
+    storage.encode(self, into: &container)
+    container.madeEncoding = storage
   }
 }

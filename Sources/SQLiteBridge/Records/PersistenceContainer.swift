@@ -26,6 +26,14 @@ public struct PersistenceContainer {
   /// The first error a default `encode(to:)` met (an `Encodable` value that
   /// does not encode as a row); the write throws it and runs nothing.
   @usableFromInline var error: (any Error)?
+  /// The encoding storage the default `encode(to:)` of an `Encodable`
+  /// record fills this container through, lent (not owned: the plan entry
+  /// keeps it) by the `Database` writing the record; nil when it has none
+  /// for the type yet.
+  var lentEncoding: Unmanaged<RowEncodingStorage>?
+  /// The storage a default `encode(to:)` made because none was lent, for
+  /// the `Database` to keep with the plan; nil otherwise.
+  var madeEncoding: RowEncodingStorage?
 
   /// An empty container.
   public init() {
@@ -35,10 +43,14 @@ public struct PersistenceContainer {
 
   /// An empty container expecting `planColumns`, filling `storage` (which
   /// must be empty).
-  init(planColumns: [String], storage: RecordValues) {
+  init(planColumns: [String], storage: RecordValues, lentEncoding: Unmanaged<RowEncodingStorage>? = nil) {
     self.planColumns = planColumns
     self.storage = storage
+    self.lentEncoding = lentEncoding
   }
+
+  /// The values set, in column order.
+  var values: [DatabaseValue] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
 
   /// The value of `column` (ASCII case-insensitive); nil when it was never
   /// set. Setting replaces the value of a column already set, in place, or
@@ -77,6 +89,21 @@ public struct PersistenceContainer {
     } else {
       setOffPlan(value, column)
     }
+  }
+
+  /// Whether every column set so far is the plan's next one (then the
+  /// names are `planColumns[..<count]`).
+  var isOnPlan: Bool {
+    @inline(__always) get { ownColumns == nil }
+  }
+
+  /// Appends `value` as the plan's next column, which the caller knows it
+  /// is (the container is on plan, and the column is
+  /// `planColumns[count]`).
+  @inline(__always)
+  mutating func appendPlanned(_ value: DatabaseValue) {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    storage.append(value)
   }
 
   /// Sets `column` when it is not the plan's next one: replaces the value of

@@ -39,6 +39,11 @@ final class RecordPlanEntry {
   /// The values buffer kept between writes, so a container reuses it
   /// instead of allocating.
   @exclusivity(unchecked) var spare: RecordValues?
+  /// The encoding storage of an `Encodable` record type's default
+  /// `encode(to:)`, kept between writes with its JSON encoders, keyed
+  /// container and keys (lent to each record's container); nil for a type
+  /// that encodes itself (or before the first write).
+  @exclusivity(unchecked) var encoding: RowEncodingStorage?
 
   init(columns: [String], plan: consuming sqlitebridge.RecordPlan) {
     self.columns = columns

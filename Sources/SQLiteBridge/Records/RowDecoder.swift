@@ -144,7 +144,7 @@ package final class RowDecodingContext {
   func column<Key: CodingKey>(for key: Key) -> Int? {
     let lookup = plan.pointee.lookup
     plan.pointee.lookup = lookup &+ 1
-    let bits = Self.bits(of: key)
+    let bits = CodingKeyBits.of(key)
     if lookup < plan.pointee.slots.count {
       let slot = plan.pointee.slots[lookup]
       if let bits {
@@ -154,25 +154,6 @@ package final class RowDecodingContext {
       }
     }
     return lookUpColumn(for: key.stringValue, at: lookup, bits: bits, type: ObjectIdentifier(Key.self))
-  }
-
-  /// The bits of `key` when its type is plain data of at most 8 bytes
-  /// (zero-extended), nil otherwise.
-  @inline(__always)
-  static func bits<Key>(of key: Key) -> UInt64? {
-    guard _isPOD(Key.self) else { return nil }
-    // unsafeBitCast reads the value in place (`withUnsafeBytes(of:)` was not
-    // inlined here and cost more than the `stringValue` it replaces). A
-    // synthesized `CodingKeys` enum is one byte: tested first.
-    let size = MemoryLayout<Key>.size
-    if size == 1 { return UInt64(unsafeBitCast(key, to: UInt8.self)) }
-    switch size {
-    case 0: return 0
-    case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
-    case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
-    case 8: return unsafeBitCast(key, to: UInt64.self)
-    default: return nil
-    }
   }
 
   /// The column `key` names, found by name, remembered as the key asked for
@@ -349,32 +330,26 @@ package final class RowDecodingContext {
   }
 }
 
-/// Holds a keyed container for reuse (see `RowDecodingContext.keyedContainer`).
-/// Generic over the container type itself, not its key: copying a
-/// `KeyedDecodingContainer<Key>` in code generic over `Key` asks the runtime
-/// for that type's metadata (a hash lookup, once per row), while in `copy()`
-/// the container's type is a generic argument of the class, read from the
-/// object itself.
-final class KeyedContainerCache<Container> {
-  let container: Container
-  init(_ container: Container) { self.container = container }
-
-  /// A copy of the container. Not inlined: inlined into generic code, it
-  /// would ask for the metadata again.
-  @inline(never)
-  func copy() -> Container { container }
-}
-
 /// Decodes the current row: keyed by column name, or as one value from the
 /// first column.
+///
+/// The context is held unmanaged, as by `RowKeyedContainer`: made for every
+/// row and passed as an `any Decoder`, a strong reference cost a retain and
+/// a release per row. The query keeps the context alive; a decoder is valid
+/// only while its row is decoded.
 struct RowDecoder: Decoder {
-  let context: RowDecodingContext
+  private let unmanaged: Unmanaged<RowDecodingContext>
+
+  init(context: RowDecodingContext) { unmanaged = .passUnretained(context) }
+
+  /// The context, for the paths that are not per row.
+  var context: RowDecodingContext { unmanaged.takeUnretainedValue() }
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    context.keyedContainer(type)
+    unmanaged._withUnsafeGuaranteedRef { $0.keyedContainer(type) }
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
