@@ -138,22 +138,33 @@ package final class RowDecodingContext {
   }
 
   /// The column `key` names, or nil. Inlined into each property's read:
-  /// the key asked for at this place on the earlier rows costs one
-  /// comparison of its bits (or of its `stringValue`).
+  /// the plain-data key asked for at this place on the earlier rows costs
+  /// one comparison of its bits; anything else (and a string's retain and
+  /// release) is out of line, in `namedColumn`, so that the inlined part
+  /// stays small.
   @inline(__always)
   func column<Key: CodingKey>(for key: Key) -> Int? {
     let lookup = plan.pointee.lookup
     plan.pointee.lookup = lookup &+ 1
-    let bits = CodingKeyBits.of(key)
-    if lookup < plan.pointee.slots.count {
+    if lookup < plan.pointee.slots.count, let bits = CodingKeyBits.of(key) {
       let slot = plan.pointee.slots[lookup]
-      if let bits {
-        if slot.type == ObjectIdentifier(Key.self), slot.bits == bits { return slot.column >= 0 ? slot.column : nil }
-      } else if plan.pointee.keys[lookup] == key.stringValue {
-        return slot.column >= 0 ? slot.column : nil
-      }
+      if slot.type == ObjectIdentifier(Key.self), slot.bits == bits { return slot.column >= 0 ? slot.column : nil }
     }
-    return lookUpColumn(for: key.stringValue, at: lookup, bits: bits, type: ObjectIdentifier(Key.self))
+    return namedColumn(for: key, at: lookup)
+  }
+
+  /// The column `key` names when its bits did not find it: a key that is
+  /// not plain data is compared by `stringValue` with the key asked for at
+  /// this place on the earlier rows; otherwise it is looked up by name.
+  @inline(never)
+  private func namedColumn<Key: CodingKey>(for key: Key, at lookup: Int) -> Int? {
+    let bits = CodingKeyBits.of(key)
+    let name = key.stringValue
+    if bits == nil, lookup < plan.pointee.slots.count, plan.pointee.keys[lookup] == name {
+      let column = plan.pointee.slots[lookup].column
+      return column >= 0 ? column : nil
+    }
+    return lookUpColumn(for: name, at: lookup, bits: bits, type: ObjectIdentifier(Key.self))
   }
 
   /// The column `key` names, found by name, remembered as the key asked for
@@ -417,15 +428,31 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
   }
 
-  /// The column for `key` read by `read`. (The coding path is made only for
-  /// an error: capturing `key`, of a generic type, costs on every call.)
+  /// The column for `key` read by `read`. (The errors are made out of
+  /// line: boxing `key`, of a generic type, into an error here would cost on
+  /// every call.)
   @inline(__always)
   private func read<T>(_ type: T.Type, _ key: Key, _ read: (sqlitebridge.ColumnView) -> T?) throws -> T {
     try withContext { context in
-      guard let column = context.column(for: key) else { throw context.keyNotFound(key) }
+      guard let column = context.column(for: key) else { throw Self.keyNotFound(context, key) }
       if let value = read(context.view(column)) { return value }
-      throw context.mismatch(type, column: column, codingPath: [key])
+      throw Self.mismatch(context, type, column: column, key: key)
     }
+  }
+
+  /// The error for a key with no column (see `RowDecodingContext.keyNotFound`).
+  @inline(never)
+  private static func keyNotFound(_ context: RowDecodingContext, _ key: Key) -> DecodingError {
+    context.keyNotFound(key)
+  }
+
+  /// The error for a value that does not convert (see
+  /// `RowDecodingContext.mismatch`).
+  @inline(never)
+  private static func mismatch<T>(_ context: RowDecodingContext, _ type: T.Type, column: Int, key: Key)
+    -> DecodingError
+  {
+    context.mismatch(type, column: column, codingPath: [key])
   }
 
   /// nil for an absent column or NULL; otherwise the column read by `read`.
@@ -436,7 +463,7 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       let view = context.view(column)
       if view.type == .Null { return nil }
       if let value = read(view) { return value }
-      throw context.mismatch(type, column: column, codingPath: [key])
+      throw Self.mismatch(context, type, column: column, key: key)
     }
   }
 
@@ -583,11 +610,16 @@ enum ColumnRead {
   /// An integer, or a real with no fractional part, that fits `T`.
   @inline(__always)
   static func integer<T: FixedWidthInteger>(_ column: sqlitebridge.ColumnView) -> T? {
-    switch column.type {
-    case .Integer: return T(exactly: column.integer)
-    case .Real: return ExactConversion.integer(column.real).flatMap { T(exactly: $0) }
-    default: return nil
-    }
+    if column.type == .Integer { return T(exactly: column.integer) }
+    return nonInteger(column)
+  }
+
+  /// A column that is not an integer, as `integer` reads it (out of line:
+  /// the integer is the case to keep small).
+  @inline(never)
+  static func nonInteger<T: FixedWidthInteger>(_ column: sqlitebridge.ColumnView) -> T? {
+    guard column.type == .Real else { return nil }
+    return ExactConversion.integer(column.real).flatMap { T(exactly: $0) }
   }
 
   /// A non-zero integer (or integral real) is true.
