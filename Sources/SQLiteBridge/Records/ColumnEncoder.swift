@@ -50,7 +50,8 @@ final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
       throw EncodingError.invalidValue(
         value,
         EncodingError.Context(
-          codingPath: codingPath(), debugDescription: "\(value) is above Int64.max: SQLite cannot store it as an integer"
+          codingPath: codingPath(),
+          debugDescription: "\(value) is above Int64.max: SQLite cannot store it as an integer"
         ))
     }
     return .integer(integer)

@@ -88,7 +88,9 @@ final class RowEncodingStorage {
 
   /// Whether `a` and `b` share their storage (then they are equal).
   private static func sameStorage(_ a: [String], _ b: [String]) -> Bool {
-    a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
+    a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+    }
   }
 
   /// The keyed container for `Key`, made once per key type and kept.

@@ -57,9 +57,10 @@ struct CodableWritePlanTests {
         Shuffled(id: id, a: id * 10, b: "b\(id)", note: id == 5 ? nil : "n\(id)", flipped: flippedIDs.contains(id)))
     }
     #expect(
-      try rows(database, "SELECT id, a, b, note FROM shuffled ORDER BY id") == (Int64(1)...9).map { id in
-        [.integer(id), .integer(id * 10), .text("b\(id)"), .text(id == 5 ? "none" : "n\(id)")]
-      })
+      try rows(database, "SELECT id, a, b, note FROM shuffled ORDER BY id")
+        == (Int64(1)...9).map { id in
+          [.integer(id), .integer(id * 10), .text("b\(id)"), .text(id == 5 ? "none" : "n\(id)")]
+        })
   }
 
   @Test func updatesAndSavesUseTheirOwnPlansWithTheSameKeys() throws {
@@ -154,7 +155,8 @@ struct CodableWritePlanTests {
     try database.execute("CREATE TABLE inner(x INTEGER, y TEXT)")
     for id in Int64(1)...3 { try database.insert(Outer(id: id, inner: Inner(x: id * 2, y: "y\(id)"))) }
     for x in Int64(7)...8 { try database.insert(Inner(x: x, y: "plain")) }
-    #expect(try rows(database, "SELECT id, x, y FROM outer ORDER BY id") == [[1, 2, "y1"], [2, 4, "y2"], [3, 6, "y3"]])
+    #expect(
+      try rows(database, "SELECT id, x, y FROM outer ORDER BY id") == [[1, 2, "y1"], [2, 4, "y2"], [3, 6, "y3"]])
     #expect(try rows(database, "SELECT x, y FROM inner ORDER BY x") == [[7, "plain"], [8, "plain"]])
   }
 
