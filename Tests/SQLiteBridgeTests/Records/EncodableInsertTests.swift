@@ -195,4 +195,19 @@ struct EncodableInsertTests {
     #expect(context.debugDescription.contains(#"key "id" asks for a nested container"#))
     #expect(try database.rows("SELECT * FROM t").isEmpty)
   }
+
+  /// Two keys naming one column (ASCII case aside).
+  struct TwoSpellings: Encodable {
+    var name: String
+    var Name: String
+  }
+
+  @Test func keysNamingOneColumnSetItOnceTheLaterWins() throws {
+    // As a PersistenceContainer sets columns: the first spelling, the later
+    // value (SQLite, given the column twice, kept the earlier one).
+    let database = try memoryDatabase()
+    try database.execute("CREATE TABLE t(name)")
+    try database.insert(TwoSpellings(name: "first", Name: "second"), into: "t")
+    #expect(try database.rows("SELECT name FROM t").map(\.values) == [["second"]])
+  }
 }
