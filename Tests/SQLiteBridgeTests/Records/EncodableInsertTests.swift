@@ -199,7 +199,11 @@ struct EncodableInsertTests {
   /// Two keys naming one column (ASCII case aside).
   struct TwoSpellings: Encodable {
     var name: String
-    var Name: String
+    var capitalized: String
+    enum CodingKeys: String, CodingKey {
+      case name
+      case capitalized = "Name"
+    }
   }
 
   @Test func keysNamingOneColumnSetItOnceTheLaterWins() throws {
@@ -207,7 +211,7 @@ struct EncodableInsertTests {
     // value (SQLite, given the column twice, kept the earlier one).
     let database = try memoryDatabase()
     try database.execute("CREATE TABLE t(name)")
-    try database.insert(TwoSpellings(name: "first", Name: "second"), into: "t")
+    try database.insert(TwoSpellings(name: "first", capitalized: "second"), into: "t")
     #expect(try database.rows("SELECT name FROM t").map(\.values) == [["second"]])
   }
 }
