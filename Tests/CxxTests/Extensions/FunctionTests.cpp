@@ -306,7 +306,9 @@ TEST_F(Functions, RefusesBadNamesAndCallsOnAClosedDatabase) {
   EXPECT_EQ(db_.lastError().resultCode(), ResultCode::Misuse) << db_.error();
   EXPECT_TRUE(db_.createFunction(std::string(255, 'f'), 0, false, one)) << db_.error();
   EXPECT_EQ(scalarInteger(db_, "SELECT " + std::string(255, 'f') + "()"), 1);
-  EXPECT_FALSE(db_.createFunction("f", 128, false, one));
+  // More arguments than the engine's SQLITE_MAX_FUNCTION_ARG: 127 in
+  // Debian 12's SQLite 3.40, 1000 in 3.53: 1001 is too many on both.
+  EXPECT_FALSE(db_.createFunction("f", 1001, false, one));
   EXPECT_EQ(db_.lastError().resultCode(), ResultCode::Misuse);
   EXPECT_FALSE(db_.createFunction("f", 0, false, nullptr));
   EXPECT_EQ(db_.lastError().resultCode(), ResultCode::Misuse);
