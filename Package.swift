@@ -45,6 +45,13 @@ let package = Package(
         + "database. Replaces SystemSQLite: enable it alone (swift build --traits SQLCipher)."
     ),
     .trait(
+      name: "CurrentSQLite",
+      description:
+        "Link SQLite 3.53.4 as scripts/build-engine sqlite installs it (static; its prefix's lib/pkgconfig must be on "
+        + "PKG_CONFIG_PATH) instead of the system SQLite. Replaces SystemSQLite: enable it alone "
+        + "(swift build --traits CurrentSQLite)."
+    ),
+    .trait(
       name: "Dqlite",
       description:
         "Build ClusterNode, a dqlite node running in the process, by linking libdqlite (Debian: libdqlite-dev). "
@@ -57,14 +64,18 @@ let package = Package(
   targets: [
     // The C++ core. It lives at the package root so that the public headers
     // stay in the top-level include/ folder that CMake installs too.
+    // The current plain SQLite (trait CurrentSQLite), found by pkg-config.
+    .systemLibrary(name: "CSQLiteEngine", path: "Sources/CSQLiteEngine", pkgConfig: "sqlitebridge-sqlite"),
     .target(
       name: "SQLiteBridgeCore",
+      dependencies: [.target(name: "CSQLiteEngine", condition: .when(traits: ["CurrentSQLite"]))],
       path: ".",
       sources: ["Sources/SQLiteBridgeCore"],
       publicHeadersPath: "include",
       cxxSettings: [
         .define("SQLITEBRIDGE_SYSTEM_SQLITE", .when(traits: ["SystemSQLite"])),
         .define("SQLITEBRIDGE_SQLCIPHER", .when(traits: ["SQLCipher"])),
+        .define("SQLITEBRIDGE_CURRENT_SQLITE", .when(traits: ["CurrentSQLite"])),
         .headerSearchPath("Sources/SQLiteBridgeCore"),
       ] + coreFolders.map { .headerSearchPath("Sources/SQLiteBridgeCore/\($0)") },
       linkerSettings: [

@@ -19,6 +19,13 @@
     "SQLiteBridge: the traits SQLCipher and SystemSQLite are both enabled, which would link two SQLite libraries: disable the default traits and enable SQLCipher alone (swift build --traits SQLCipher; in a dependency, traits: [\"SQLCipher\"] without \"default\")"
 #endif
 
+// The trait CurrentSQLite links the engine scripts/build-engine installed;
+// beside SystemSQLite or SQLCipher, the core would link two SQLite libraries.
+#if defined(SQLITEBRIDGE_CURRENT_SQLITE) && (defined(SQLITEBRIDGE_SYSTEM_SQLITE) || defined(SQLITEBRIDGE_SQLCIPHER))
+#error \
+    "SQLiteBridge: the trait CurrentSQLite replaces SystemSQLite and cannot be combined with SQLCipher: disable the default traits and enable CurrentSQLite alone (swift build --traits CurrentSQLite)"
+#endif
+
 // libdqlite (the SwiftPM trait Dqlite, CMake SQLITEBRIDGE_DQLITE) links the
 // system SQLite: beside SQLCipher, a process would hold two SQLite libraries.
 #if defined(SQLITEBRIDGE_SQLCIPHER) && defined(SQLITEBRIDGE_DQLITE)

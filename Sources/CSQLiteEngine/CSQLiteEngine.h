@@ -1,0 +1,3 @@
+// The engine's header, found through the pkg-config module's include
+// directory (see module.modulemap).
+#include <sqlite3.h>
