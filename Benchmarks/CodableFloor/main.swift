@@ -16,7 +16,10 @@ struct Item: Decodable {
   let i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int64
 }
 
-final class Cache<C> { let c: C; init(_ c: C) { self.c = c } }
+final class Cache<C> {
+  let c: C
+  init(_ c: C) { self.c = c }
+}
 
 struct ConstantContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var codingPath: [any CodingKey] { [] }
@@ -25,7 +28,9 @@ struct ConstantContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decodeNil(forKey key: Key) throws -> Bool { false }
   func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { 1 }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { fatalError() }
-  func nestedContainer<N: CodingKey>(keyedBy type: N.Type, forKey key: Key) throws -> KeyedDecodingContainer<N> { fatalError() }
+  func nestedContainer<N: CodingKey>(keyedBy type: N.Type, forKey key: Key) throws -> KeyedDecodingContainer<N> {
+    fatalError()
+  }
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { fatalError() }
   func superDecoder() throws -> any Decoder { fatalError() }
   func superDecoder(forKey key: Key) throws -> any Decoder { fatalError() }
@@ -50,7 +55,10 @@ struct ConstantDecoder: Decoder {
 @inline(never)
 func decodeAll<T: Decodable>(_ type: T.Type, count: Int, context: Context) throws -> Int {
   var n = 0
-  for _ in 0..<count { _ = try T(from: ConstantDecoder(context: context)); n += 1 }
+  for _ in 0..<count {
+    _ = try T(from: ConstantDecoder(context: context))
+    n += 1
+  }
   return n
 }
 
