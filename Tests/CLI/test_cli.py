@@ -884,6 +884,12 @@ class KeyFileTests(unittest.TestCase):
         self.assertRegex(lines[0], r"^SQLite 3\.\d+\.\d+$")
         self.assertIn(lines[1], ("encryption: available", "encryption: unavailable"))
         self.assertIn(lines[2], ("dqlite node: available", "dqlite node: unavailable"))
+        # The engine's compile options (every engine here is threadsafe and
+        # has column metadata; Debian's SQLCipher 3.4.1 has no FTS5).
+        self.assertTrue(lines[3].startswith("options: "), lines[3])
+        options = lines[3].split()[1:]
+        for option in ("THREADSAFE=1", "ENABLE_COLUMN_METADATA"):
+            self.assertIn(option, options)
         self.assertEqual(run("version", "extra").returncode, 2)
 
     def test_help_names_the_key_file_option(self):
