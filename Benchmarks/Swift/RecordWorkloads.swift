@@ -92,31 +92,31 @@ extension Workloads {
     try recordFetch(name: "fetch_record_name", rows: rows, NamedRecordItem.self) { $0.item.sum }
   }
 
-  /// 8. Rows inserted as records, `insert(record)` per row (raw: one
-  /// prepared statement, 10 ints bound per row).
-  func insertRecord(rows: Int) throws -> Workload {
+  /// A workload that inserts every row as the record `make` builds from
+  /// the row's first value, `insert(record)` per row (raw: one prepared
+  /// statement, 10 ints bound per row).
+  private func recordInsert<T: PersistableRecord>(
+    name: String, rows: Int, _ make: @escaping (Int64) -> T
+  ) throws -> Workload {
     try insertWorkload(
-      name: "insert_record", rows: rows,
-      raw: Self.rawInsertPositional,
-      ours: { database, row in
-        let r = Int64(row)
-        try database.insert(
-          RecordItem(
-            i0: r, i1: r + 1, i2: r + 2, i3: r + 3, i4: r + 4, i5: r + 5, i6: r + 6, i7: r + 7, i8: r + 8, i9: r + 9))
-      })
+      name: name, rows: rows, raw: Self.rawInsertPositional,
+      ours: { database, row in try database.insert(make(Int64(row))) })
   }
 
-  /// 8b. Rows inserted as `Codable` records, `insert(record)` per row (raw:
-  /// the same prepared statement as insert_record).
+  /// 8. Rows inserted as records with a hand-written `encode(to:)`.
+  func insertRecord(rows: Int) throws -> Workload {
+    try recordInsert(name: "insert_record", rows: rows) { r in
+      RecordItem(
+        i0: r, i1: r + 1, i2: r + 2, i3: r + 3, i4: r + 4, i5: r + 5, i6: r + 6, i7: r + 7, i8: r + 8, i9: r + 9)
+    }
+  }
+
+  /// 8b. The same rows as `Codable` records: the `PersistableRecord`
+  /// conformance `Encodable` gives.
   func insertCodable(rows: Int) throws -> Workload {
-    try insertWorkload(
-      name: "insert_codable", rows: rows,
-      raw: Self.rawInsertPositional,
-      ours: { database, row in
-        let r = Int64(row)
-        try database.insert(
-          CodableItem(
-            i0: r, i1: r + 1, i2: r + 2, i3: r + 3, i4: r + 4, i5: r + 5, i6: r + 6, i7: r + 7, i8: r + 8, i9: r + 9))
-      })
+    try recordInsert(name: "insert_codable", rows: rows) { r in
+      CodableItem(
+        i0: r, i1: r + 1, i2: r + 2, i3: r + 3, i4: r + 4, i5: r + 5, i6: r + 6, i7: r + 7, i8: r + 8, i9: r + 9)
+    }
   }
 }

@@ -128,13 +128,21 @@ final class RowEncodingStorage {
   func set<Key: CodingKey>(_ value: DatabaseValue, forKey key: Key) {
     guard let target else { return }
     let position = target.pointee.count
-    if position < slots.count, target.pointee.isOnPlan, let bits = CodingKeyBits.of(key),
-      slots[position].type == ObjectIdentifier(Key.self), slots[position].bits == bits
-    {
+    if isPlanned(key, at: position, in: target) {
       target.pointee.appendPlanned(value)
       return
     }
     setNamed(value, forKey: key, at: position)
+  }
+
+  /// Whether `key` is the key seen setting the plan's column at `position`
+  /// on an earlier record, while `target` is still on its plan.
+  @inline(__always)
+  private func isPlanned<Key: CodingKey>(
+    _ key: Key, at position: Int, in target: UnsafeMutablePointer<PersistenceContainer>
+  ) -> Bool {
+    guard position < slots.count, target.pointee.isOnPlan, let bits = CodingKeyBits.of(key) else { return false }
+    return slots[position].type == ObjectIdentifier(Key.self) && slots[position].bits == bits
   }
 
   /// Sets the column `key` names and, when that was the plan's column at
@@ -155,10 +163,7 @@ final class RowEncodingStorage {
   func plannedColumn<Key: CodingKey>(forKey key: Key) -> String? {
     guard let target else { return nil }
     let position = target.pointee.count
-    guard position < slots.count, target.pointee.isOnPlan, let bits = CodingKeyBits.of(key),
-      slots[position].type == ObjectIdentifier(Key.self), slots[position].bits == bits
-    else { return nil }
-    return slotsPlan[position]
+    return isPlanned(key, at: position, in: target) ? slotsPlan[position] : nil
   }
 
   /// Records `description` as the error `insert` throws (the first one wins).
