@@ -41,8 +41,10 @@ let package = Package(
     .trait(
       name: "SQLCipher",
       description:
-        "Link SQLCipher (libsqlcipher) instead of the system SQLite, so that Configuration.key encrypts the "
-        + "database. Replaces SystemSQLite: enable it alone (swift build --traits SQLCipher)."
+        "Link SQLCipher 4.19.0 as scripts/build-engine sqlcipher installs it (static, with OpenSSL's libcrypto; its "
+        + "prefix's lib/pkgconfig must be on PKG_CONFIG_PATH) instead of the system SQLite, so that "
+        + "Configuration.key encrypts the database. Replaces SystemSQLite: enable it alone "
+        + "(swift build --traits SQLCipher)."
     ),
     .trait(
       name: "CurrentSQLite",
@@ -66,9 +68,14 @@ let package = Package(
     // stay in the top-level include/ folder that CMake installs too.
     // The current plain SQLite (trait CurrentSQLite), found by pkg-config.
     .systemLibrary(name: "CSQLiteEngine", path: "Sources/CSQLiteEngine", pkgConfig: "sqlitebridge-sqlite"),
+    // SQLCipher 4 (trait SQLCipher), found by pkg-config the same way.
+    .systemLibrary(name: "CSQLCipherEngine", path: "Sources/CSQLCipherEngine", pkgConfig: "sqlitebridge-sqlcipher"),
     .target(
       name: "SQLiteBridgeCore",
-      dependencies: [.target(name: "CSQLiteEngine", condition: .when(traits: ["CurrentSQLite"]))],
+      dependencies: [
+        .target(name: "CSQLiteEngine", condition: .when(traits: ["CurrentSQLite"])),
+        .target(name: "CSQLCipherEngine", condition: .when(traits: ["SQLCipher"])),
+      ],
       path: ".",
       sources: ["Sources/SQLiteBridgeCore"],
       publicHeadersPath: "include",
@@ -80,7 +87,6 @@ let package = Package(
       ] + coreFolders.map { .headerSearchPath("Sources/SQLiteBridgeCore/\($0)") },
       linkerSettings: [
         .linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"])),
-        .linkedLibrary("sqlcipher", .when(traits: ["SQLCipher"])),
         .linkedFramework("CoreFoundation", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
       ]
     ),

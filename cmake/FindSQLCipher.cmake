@@ -1,5 +1,9 @@
-# FindSQLCipher: SQLCipher, the encrypting build of SQLite (Debian's
-# libsqlcipher-dev, Homebrew's sqlcipher), for SQLITEBRIDGE_SQLCIPHER=ON.
+# FindSQLCipher: SQLCipher, the encrypting build of SQLite installed on the
+# system (Homebrew's sqlcipher), for SQLITEBRIDGE_SQLCIPHER=ON without
+# SQLITEBRIDGE_ENGINE_PREFIX. SQLiteBridge asks for the SQLite version it
+# needs (find_package(SQLCipher 3.37)): SQLCipher 4.5.1 and later. Debian 12's
+# libsqlcipher-dev is SQLCipher 3.4.1 on SQLite 3.15.2 and is refused; build
+# SQLCipher 4 with scripts/build-engine sqlcipher instead.
 #
 # Defines the imported target SQLCipher::SQLCipher (its include directory
 # holds sqlcipher/sqlite3.h) and SQLCipher_FOUND, SQLCipher_VERSION (the
@@ -19,7 +23,7 @@ include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(SQLCipher
   REQUIRED_VARS SQLCipher_LIBRARY SQLCipher_INCLUDE_DIR
   VERSION_VAR SQLCipher_VERSION
-  REASON_FAILURE_MESSAGE "install SQLCipher's development files (Debian: apt-get install libsqlcipher-dev, macOS: brew install sqlcipher)")
+  REASON_FAILURE_MESSAGE "SQLiteBridge needs SQLCipher 4 (on SQLite 3.37 or later): build it with scripts/build-engine sqlcipher and configure with -DSQLITEBRIDGE_ENGINE_PREFIX=<its prefix> (the preset sqlcipher does), or install a current one (macOS: brew install sqlcipher)")
 
 if(SQLCipher_FOUND AND NOT TARGET SQLCipher::SQLCipher)
   add_library(SQLCipher::SQLCipher UNKNOWN IMPORTED)

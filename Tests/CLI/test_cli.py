@@ -885,11 +885,17 @@ class KeyFileTests(unittest.TestCase):
         self.assertIn(lines[1], ("encryption: available", "encryption: unavailable"))
         self.assertIn(lines[2], ("dqlite node: available", "dqlite node: unavailable"))
         # The engine's compile options (every engine here is threadsafe and
-        # has column metadata; Debian's SQLCipher 3.4.1 has no FTS5).
+        # has column metadata).
         self.assertTrue(lines[3].startswith("options: "), lines[3])
         options = lines[3].split()[1:]
         for option in ("THREADSAFE=1", "ENABLE_COLUMN_METADATA"):
             self.assertIn(option, options)
+        # The SQLCipher version of an encrypting build: SQLCipher 4 only.
+        if lines[1] == "encryption: available":
+            self.assertRegex(lines[4], r"^cipher: SQLCipher 4\.\d+\.\d+")
+            self.assertIn("HAS_CODEC", options)
+        else:
+            self.assertEqual(lines[4], "cipher: none")
         self.assertEqual(run("version", "extra").returncode, 2)
 
     def test_help_names_the_key_file_option(self):

@@ -106,6 +106,16 @@ struct Configuration {
   /// is made, so nothing is ever written unencrypted. An empty key fails
   /// with SQLITE_MISUSE too. Empty (no key) opens a plain database.
   std::optional<std::string> key;
+  /// With `key`: the major version of SQLCipher (1 to 4) whose file format
+  /// and key derivation to use (SQLCipher's `PRAGMA cipher_compatibility`),
+  /// set right after the key, before anything reads the file. 3 opens a
+  /// database written by SQLCipher 3 (Debian 12's `sqlcipher` 3.4.1), whose
+  /// defaults SQLCipher 4 does not read; what this connection writes then
+  /// keeps that format (docs/encryption.md says how to move such a file to
+  /// SQLCipher 4's). Empty (the default) uses SQLCipher 4's. Fails the open
+  /// with SQLITE_MISUSE, before any file is made, without a key, outside 1
+  /// to 4, or in the default build (which has no key).
+  std::optional<int> cipherCompatibility;
   /// The VFS (SQLite's OS interface) the connection opens its file through,
   /// by its registered name ("unix-dotfile", "unix-none", a VFS an extension
   /// registers, ...); empty uses SQLite's default VFS. A name that is not

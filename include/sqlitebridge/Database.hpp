@@ -855,13 +855,20 @@ class SQLITEBRIDGE_API Database {
   /// `Configuration::key` fails the open with SQLITE_MISUSE before any file
   /// is made.
   static bool isEncryptionAvailable() noexcept;
+  /// The version of SQLCipher this build links ("4.19.0"; its `PRAGMA
+  /// cipher_version`), empty in the default build (or when memory runs out).
+  static std::string cipherVersion() noexcept;
   /// Re-encrypts the open database with `key` (sqlite3_rekey): every page is
   /// rewritten, and from then on only `key` opens the file. The connection
   /// stays open and usable. Fails, changing nothing, with SQLITE_MISUSE when
   /// the database is closed, `key` is empty, a transaction is open, the
   /// database was opened without a key (SQLCipher cannot encrypt a plain
   /// database in place), or this build cannot encrypt (see
-  /// `isEncryptionAvailable`); with SQLite's error when the rewrite fails.
+  /// `isEncryptionAvailable`). When the rewrite fails (SQLite's error:
+  /// SQLITE_IOERR, SQLITE_FULL, SQLITE_BUSY, ...; SQLITE_IOERR too when
+  /// SQLCipher reports success but the file does not open with `key`), the
+  /// file keeps its old key and the connection is closed (its cipher no
+  /// longer matches the file), the message saying so: open it again.
   bool changeKey(const std::string& key) noexcept;
   /// The version of the SQLite library in use ("3.40.1"; sqlite3_libversion).
   /// Throws std::bad_alloc only when memory runs out.

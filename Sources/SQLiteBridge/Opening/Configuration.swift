@@ -91,6 +91,15 @@ public struct Configuration: Sendable, Equatable {
   /// opens a plain database. A `DatabaseQueue` or `DatabasePool` opens every
   /// connection with it.
   public var key: String?
+  /// With ``key``: the major version of SQLCipher (1 to 4) whose file format
+  /// and key derivation to use (SQLCipher's `PRAGMA cipher_compatibility`),
+  /// set before anything reads the file. 3 opens a database written by
+  /// SQLCipher 3 (Debian 12's `sqlcipher` 3.4.1), which SQLCipher 4's
+  /// defaults do not read; what the connection writes keeps that format
+  /// (the encryption article says how to move such a file to SQLCipher 4's).
+  /// Nil (the default) uses SQLCipher 4's. Throws `.misuse` at open, before
+  /// any file is made, without a key, outside 1...4, or in the default build.
+  public var cipherCompatibility: Int?
   /// The VFS (SQLite's OS interface) every connection opens its file
   /// through, by its registered name (`"unix-dotfile"`, `"unix-none"`, a
   /// VFS an extension registers, ...); nil (the default) uses SQLite's
@@ -157,6 +166,10 @@ public struct Configuration: Sendable, Equatable {
     }
     if let key {
       sqlitebridge.interop.ConfigurationAccess.setKey(&configuration, std.string(key))
+    }
+    if let cipherCompatibility {
+      sqlitebridge.interop.ConfigurationAccess.setCipherCompatibility(
+        &configuration, Int32(clamping: cipherCompatibility))
     }
     if let vfs {
       sqlitebridge.interop.ConfigurationAccess.setVfs(&configuration, std.string(vfs))

@@ -11,6 +11,14 @@ extension Database {
     sqlitebridge.Database.isEncryptionAvailable()
   }
 
+  /// The version of SQLCipher this build links ("4.19.0"; its
+  /// `PRAGMA cipher_version`), nil in the default build. The core answers
+  /// (`Database::cipherVersion`).
+  public static var cipherVersion: String? {
+    let version = String(sqlitebridge.Database.cipherVersion())
+    return version.isEmpty ? nil : version
+  }
+
   /// Re-encrypts the open database with `key` (SQLCipher's `sqlite3_rekey`):
   /// every page is rewritten, and from then on only `key` opens the file
   /// (its UTF-8 bytes all count, a NUL character included). The connection
@@ -21,7 +29,11 @@ extension Database {
   ///   database was opened without a key (SQLCipher cannot encrypt a plain
   ///   database in place: open a new one with `Configuration.key` and copy
   ///   the data into it), or this build cannot encrypt (see
-  ///   `isEncryptionAvailable`); with SQLite's error when the rewrite fails.
+  ///   `isEncryptionAvailable`). When the rewrite fails (SQLite's error:
+  ///   `.ioError`, `.full`, `.busy`, …; `.ioError` too when SQLCipher
+  ///   reports success but the file does not open with `key`), the file
+  ///   keeps its old key and the connection is closed (its cipher no longer
+  ///   matches the file), the message saying so: open it again.
   public func changeKey(_ key: String) throws {
     guard core.changeKey(std.string(key)) else { throw lastError }
   }

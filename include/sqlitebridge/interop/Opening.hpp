@@ -36,6 +36,10 @@ struct ConfigurationAccess {
   }
   /// Sets `key`; its bytes are copied whole (a NUL is part of the key).
   static void setKey(Configuration& configuration, const std::string& key) noexcept { configuration.key = key; }
+  /// Sets `cipherCompatibility`.
+  static void setCipherCompatibility(Configuration& configuration, int version) noexcept {
+    configuration.cipherCompatibility = version;
+  }
   /// Sets `vfs`.
   static void setVfs(Configuration& configuration, const std::string& vfs) noexcept { configuration.vfs = vfs; }
   /// Appends to `extensions` (the order is the loading order).
