@@ -712,6 +712,16 @@ std::uint64_t ConnectionPool::externalCheckCount() noexcept {
   return broker_ ? broker_->externalCheckCount() : 0;
 }
 
+std::uint64_t ConnectionPool::observationSnapshotFetchCount() noexcept {
+  std::lock_guard<std::mutex> lock(brokerMutex_);
+  return broker_ ? broker_->snapshotFetchCount() : 0;
+}
+
+std::uint64_t ConnectionPool::observationSnapshotFallbackCount() noexcept {
+  std::lock_guard<std::mutex> lock(brokerMutex_);
+  return broker_ ? broker_->snapshotFallbackCount() : 0;
+}
+
 void ConnectionPool::injectTransientFailures(int count, int code) noexcept {
   injectedCode_.store(code);
   injectedFailures_.store(count);

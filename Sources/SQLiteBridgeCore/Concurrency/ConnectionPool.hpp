@@ -122,6 +122,9 @@ class ConnectionPool {
   /// For tests: how many external-change checks the observations' thread
   /// finished (0 before the first observation, or without an interval).
   std::uint64_t externalCheckCount() noexcept;
+  /// The observations' snapshot fetches and fallbacks (see ObservationBroker).
+  std::uint64_t observationSnapshotFetchCount() noexcept;
+  std::uint64_t observationSnapshotFallbackCount() noexcept;
 
   /// For tests: the next `count` transaction begins answer `code` (as SQLite
   /// can under contention, without calling the busy handler) before trying.
