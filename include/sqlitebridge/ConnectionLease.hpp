@@ -15,6 +15,7 @@
 namespace sqlitebridge {
 
 class ConnectionPool;
+class SnapshotState;
 
 /// What a block does with its connection.
 enum class LeaseKind {
@@ -42,6 +43,8 @@ struct ConnectionLease {
   bool inTransaction = false;
   /// Whether `endLease` ran.
   bool ended = false;
+  /// The snapshot a read was opened on (null for every other lease).
+  SnapshotState* snapshot = nullptr;
   /// Why acquiring or ending failed.
   Error error;
 };

@@ -921,6 +921,7 @@ class SQLITEBRIDGE_API Database {
   friend class Transaction;
   friend class Savepoint;
   friend class ConnectionPool;
+  friend class DatabaseSnapshot;
   friend struct interop::ConcurrencyAccess;
   friend struct interop::InterruptHandle;
   friend struct interop::FunctionAccess;

@@ -10,6 +10,7 @@
 #include "Configuration.hpp"
 #include "ConnectionLease.hpp"
 #include "Database.hpp"
+#include "DatabaseSnapshot.hpp"
 #include "Error.hpp"
 
 namespace sqlitebridge {
@@ -17,6 +18,7 @@ namespace sqlitebridge {
 namespace interop {
 struct ConcurrencyAccess;
 struct ConcurrencyTesting;
+struct SnapshotAccess;
 }  // namespace interop
 
 /// A database file in WAL mode shared by any number of threads: one writer
@@ -91,9 +93,27 @@ class SQLITEBRIDGE_API DatabasePool {
   /// pool fail with SQLITE_INTERRUPT.
   void interrupt() noexcept;
 
+  /// Makes `out` a snapshot of the database as it is now (see
+  /// `DatabaseSnapshot`): its reads see exactly this state, whatever is
+  /// committed or checkpointed later. Waits for the running write. When the
+  /// write-ahead log is empty (just after opening, or after a TRUNCATE or
+  /// RESTART checkpoint), SQLite cannot record a snapshot of it, so this
+  /// first commits a write that changes nothing (`PRAGMA user_version` set
+  /// to its own value) on the writer; commit hooks and transaction
+  /// observers see that empty commit. False, `out` untouched, with the
+  /// reason in `*error` (cleared on success): SQLITE_ERROR naming
+  /// SQLITE_ENABLE_SNAPSHOT and the SQLite version when the linked SQLite
+  /// has no snapshot API (`snapshotsAvailable()`); the open error when the
+  /// pool is closed; SQLITE_MISUSE when called from inside one of its
+  /// blocks (reentrant access); SQLITE_ERROR for a read-only pool whose
+  /// write-ahead log is empty (it cannot write to fill it); SQLite's error
+  /// when the snapshot's connection cannot open or read.
+  bool makeSnapshot(DatabaseSnapshot& out, Error* error = nullptr) noexcept;
+
  private:
   friend struct interop::ConcurrencyAccess;
   friend struct interop::ConcurrencyTesting;
+  friend struct interop::SnapshotAccess;
   friend struct ObservationAccess;
   std::unique_ptr<ConnectionPool> pool_;
 };

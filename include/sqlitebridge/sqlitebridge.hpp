@@ -9,6 +9,7 @@
 #include "Database.hpp"
 #include "DatabasePool.hpp"
 #include "DatabaseRegion.hpp"
+#include "DatabaseSnapshot.hpp"
 #include "DatabaseQueue.hpp"
 #include "Date.hpp"
 #include "Error.hpp"

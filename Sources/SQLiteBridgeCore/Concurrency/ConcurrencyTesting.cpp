@@ -37,4 +37,12 @@ std::uint64_t ConcurrencyTesting::externalCheckCount(const DatabasePool& pool) n
   return pool.pool_ ? pool.pool_->externalCheckCount() : 0;
 }
 
+std::uint64_t ConcurrencyTesting::observationSnapshotFetchCount(const DatabasePool& pool) noexcept {
+  return pool.pool_ ? pool.pool_->observationSnapshotFetchCount() : 0;
+}
+
+std::uint64_t ConcurrencyTesting::observationSnapshotFallbackCount(const DatabasePool& pool) noexcept {
+  return pool.pool_ ? pool.pool_->observationSnapshotFallbackCount() : 0;
+}
+
 }  // namespace sqlitebridge::interop

@@ -6,6 +6,8 @@
 
 #include "Connection.hpp"
 #include "PoolObservation.hpp"
+#include "SnapshotApi.hpp"
+#include "SnapshotState.hpp"
 
 namespace sqlitebridge {
 
@@ -97,6 +99,7 @@ ConnectionPool::~ConnectionPool() {
       }
     }
   }
+  closeSnapshots();
   // Readers first: the writer's close may checkpoint the WAL.
   readers_.clear();
   writer_.reset();
@@ -260,7 +263,8 @@ bool ConnectionPool::isHeldByThisThread() const noexcept {
   return std::find(heldPools.begin(), heldPools.end(), this) != heldPools.end();
 }
 
-bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease, const AsyncJob* job) noexcept {
+bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease, const AsyncJob* job,
+                             SnapshotState* snapshot) noexcept {
   lease = ConnectionLease();
   lease.pool = this;
   lease.kind = kind;
@@ -313,18 +317,20 @@ bool ConnectionPool::acquire(LeaseKind kind, ConnectionLease& lease, const Async
   lease.database = database;
   Connection& connection = *database->connection_;
   connection.failureMark = connection.failureCount;
-  if (!beginTransaction(*database, kind, lease.error)) {
+  if (!beginTransaction(*database, kind, lease.error, snapshot != nullptr ? snapshot->snapshot() : nullptr)) {
     lease.ended = true;
     release(lease);
     lease.database = nullptr;
     return false;
   }
   lease.inTransaction = kind != LeaseKind::WriteWithoutTransaction;
+  lease.snapshot = snapshot;
   connection.failureMark = connection.failureCount;
   return true;
 }
 
-bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept {
+bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error& error,
+                                      sqlite3_snapshot* snapshot) noexcept {
   if (kind == LeaseKind::WriteWithoutTransaction) return true;
   const bool queueRead = kind == LeaseKind::Read && kind_ == Kind::Queue;
   if (queueRead) {
@@ -340,10 +346,11 @@ bool ConnectionPool::beginTransaction(Database& database, LeaseKind kind, Error&
     database.execute("PRAGMA query_only = 0");
     return false;
   }
-  return beginTransactionRetrying(database, kind, error);
+  return beginTransactionRetrying(database, kind, error, snapshot);
 }
 
-bool ConnectionPool::beginTransactionRetrying(Database& database, LeaseKind kind, Error& error) noexcept {
+bool ConnectionPool::beginTransactionRetrying(Database& database, LeaseKind kind, Error& error,
+                                              sqlite3_snapshot* snapshot) noexcept {
   const int timeout = database.busyTimeout();
   for (int attempt = 0;; ++attempt) {
     const auto started = std::chrono::steady_clock::now();
@@ -354,12 +361,26 @@ bool ConnectionPool::beginTransactionRetrying(Database& database, LeaseKind kind
     } else {
       // A read transaction takes its snapshot at its first read, so read now:
       // the block sees the database as it is when it starts.
-      const bool begun = kind == LeaseKind::Read ? database.execute("BEGIN DEFERRED") &&
-                                                       database.execute("SELECT 1 FROM sqlite_master LIMIT 1")
-                                                 : database.execute("BEGIN IMMEDIATE");
+      bool begun = kind == LeaseKind::Read
+                       ? database.execute("BEGIN DEFERRED") && database.execute("SELECT 1 FROM sqlite_master LIMIT 1")
+                       : database.execute("BEGIN IMMEDIATE");
+      if (begun && snapshot != nullptr) {
+        // Moves the read transaction just begun back to the snapshot (it
+        // loaded the schema first, which opening a snapshot needs).
+        const int rc = detail::snapshotApi()->open(database.handle(), "main", snapshot);
+        if (rc != SQLITE_OK) {
+          begun = false;
+          database.connection_->failFromSQLite(rc, std::string());
+        }
+      }
       if (begun) return true;
       error = database.lastError();
       code = error.extendedCode;
+      if (code == SQLITE_ERROR_SNAPSHOT) {
+        error = poolError(code,
+                          "the reader could not open the snapshot: a checkpoint or another process's write "
+                          "passed it (SQLITE_ERROR_SNAPSHOT)");
+      }
       if (database.isInTransaction()) database.execute("ROLLBACK");
     }
     // SQLITE_PROTOCOL, and SQLITE_BUSY that came back before the busy
@@ -450,6 +471,12 @@ void ConnectionPool::release(ConnectionLease& lease) noexcept {
   if (held != heldPools.rend()) heldPools.erase(std::next(held).base());
   if (lease.reader >= 0) {
     returnReader(lease.reader);
+    // Last: once the snapshot is left, a closing pool may go on.
+    SnapshotState* snapshot = lease.snapshot;
+    lease.snapshot = nullptr;
+    lease.database = nullptr;
+    if (snapshot != nullptr) snapshot->leave();
+    return;
   } else {
     {
       std::lock_guard<std::mutex> lock(writerMutex_);
@@ -511,6 +538,136 @@ void ConnectionPool::wakeWaiters() noexcept {
   readerFreed_.notify_all();
 }
 
+// MARK: Snapshots
+
+bool ConnectionPool::pinSnapshot(Database& pin, sqlite3_snapshot*& out, bool& walEmpty, Error& error) noexcept {
+  const detail::SnapshotApi& api = *detail::snapshotApi();
+  walEmpty = false;
+  if (!pin.execute("BEGIN DEFERRED") || !pin.execute("SELECT 1 FROM sqlite_master LIMIT 1")) {
+    error = pin.lastError();
+    endOpenTransaction(pin);
+    return false;
+  }
+  sqlite3_snapshot* snapshot = nullptr;
+  int rc = api.get(pin.handle(), "main", &snapshot);
+  if (rc != SQLITE_OK) {
+    // In a read transaction of a WAL database, without a write transaction,
+    // the one reason left: no transaction was written to the write-ahead
+    // log since it was created or restarted.
+    walEmpty = (rc & 0xff) == SQLITE_ERROR;
+    error = poolError(rc, "SQLite cannot record a snapshot of an empty write-ahead log");
+    endOpenTransaction(pin);
+    return false;
+  }
+  // Reopening the transaction on the snapshot it is at gives it a read mark
+  // of the write-ahead log (a plain read transaction of a log whose every
+  // frame was checkpointed reads the file alone, which would let the writer
+  // restart the log and strand the snapshot): checkpoints cannot copy past
+  // it, nor the writer restart the log, while it stays open.
+  rc = api.open(pin.handle(), "main", snapshot);
+  if (rc != SQLITE_OK) {
+    pin.connection_->failFromSQLite(rc, std::string());
+    error = pin.lastError();
+    api.free(snapshot);
+    endOpenTransaction(pin);
+    return false;
+  }
+  out = snapshot;
+  return true;
+}
+
+bool ConnectionPool::fillEmptyWal(Error& error) noexcept {
+  ConnectionLease lease;
+  if (!acquire(LeaseKind::Write, lease)) {
+    error = lease.error;
+    return false;
+  }
+  Database& writer = *lease.database;
+  bool ok = false;
+  try {
+    Row version;
+    ok = writer.execute("PRAGMA user_version", version) && !version.empty() &&
+         writer.execute("PRAGMA user_version = " + std::to_string(version.value(0).asInteger()));
+  } catch (...) {
+    ok = false;
+  }
+  if (!ok && !writer.lastError().isError()) error = poolError(SQLITE_NOMEM, "out of memory");
+  if (!ok && writer.lastError().isError()) error = writer.lastError();
+  const bool committed = finish(lease, ok, true) && ok;
+  if (ok && !committed) error = lease.error;
+  release(lease);
+  return committed;
+}
+
+bool ConnectionPool::makeSnapshot(std::shared_ptr<SnapshotState>& out, Error& error) noexcept {
+  if (detail::snapshotApi() == nullptr) {
+    error = detail::snapshotsUnavailableError();
+    return false;
+  }
+  if (!isOpen()) {
+    error = openError_;
+    return false;
+  }
+  if (kind_ != Kind::Pool) {
+    error = misuse("snapshots are made of a DatabasePool");
+    return false;
+  }
+  if (isHeldByThisThread()) {
+    error = misuse(
+        "reentrant access: a snapshot of a DatabasePool was made from inside one of its own blocks, where it would "
+        "wait for itself; make it outside");
+    return false;
+  }
+  try {
+    auto pin = std::make_unique<Database>(openReaderConnection());
+    if (!pin->isOpen()) {
+      error = pin->lastError();
+      return false;
+    }
+    sqlite3_snapshot* snapshot = nullptr;
+    // A checkpoint that empties the log again between the filling write and
+    // the pin (TRUNCATE, RESTART) sends it round once more.
+    constexpr int kAttempts = 3;
+    for (int attempt = 0;; ++attempt) {
+      bool walEmpty = false;
+      if (pinSnapshot(*pin, snapshot, walEmpty, error)) break;
+      if (!walEmpty || attempt + 1 >= kAttempts) return false;
+      if (!writer_) {
+        error = poolError(SQLITE_ERROR,
+                          "SQLite cannot record a snapshot of an empty write-ahead log, and a read-only DatabasePool "
+                          "cannot write one to fill it: make the snapshot once a transaction was written to the "
+                          "database after it was opened or checkpointed with TRUNCATE or RESTART");
+        return false;
+      }
+      if (!fillEmptyWal(error)) return false;
+    }
+    auto state = std::make_shared<SnapshotState>(this, std::move(pin), snapshot);
+    {
+      std::lock_guard<std::mutex> lock(snapshotsMutex_);
+      snapshots_.erase(std::remove_if(snapshots_.begin(), snapshots_.end(),
+                                      [](const std::weak_ptr<SnapshotState>& known) { return known.expired(); }),
+                       snapshots_.end());
+      snapshots_.push_back(state);
+    }
+    out = std::move(state);
+    return true;
+  } catch (...) {
+    error = poolError(SQLITE_NOMEM, "out of memory");
+    return false;
+  }
+}
+
+void ConnectionPool::closeSnapshots() noexcept {
+  std::vector<std::weak_ptr<SnapshotState>> snapshots;
+  {
+    std::lock_guard<std::mutex> lock(snapshotsMutex_);
+    snapshots.swap(snapshots_);
+  }
+  for (const std::weak_ptr<SnapshotState>& known : snapshots) {
+    if (const std::shared_ptr<SnapshotState> snapshot = known.lock()) snapshot->close();
+  }
+}
+
 std::shared_ptr<ObservationBroker> ConnectionPool::observationBroker(Error& error) noexcept {
   std::lock_guard<std::mutex> lock(brokerMutex_);
   if (broker_) return broker_;
@@ -553,6 +710,16 @@ std::shared_ptr<ObservationBroker> ConnectionPool::observationBroker(Error& erro
 std::uint64_t ConnectionPool::externalCheckCount() noexcept {
   std::lock_guard<std::mutex> lock(brokerMutex_);
   return broker_ ? broker_->externalCheckCount() : 0;
+}
+
+std::uint64_t ConnectionPool::observationSnapshotFetchCount() noexcept {
+  std::lock_guard<std::mutex> lock(brokerMutex_);
+  return broker_ ? broker_->snapshotFetchCount() : 0;
+}
+
+std::uint64_t ConnectionPool::observationSnapshotFallbackCount() noexcept {
+  std::lock_guard<std::mutex> lock(brokerMutex_);
+  return broker_ ? broker_->snapshotFallbackCount() : 0;
 }
 
 void ConnectionPool::injectTransientFailures(int count, int code) noexcept {

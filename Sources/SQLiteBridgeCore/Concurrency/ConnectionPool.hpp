@@ -22,6 +22,7 @@
 namespace sqlitebridge {
 
 class ObservationBroker;
+class SnapshotState;
 
 /// A block submitted to run on one of the pool's own threads (the Swift
 /// facade's async read and write). `run(context, lease)` is called once: with
@@ -45,6 +46,8 @@ struct AsyncJob {
   /// The pool the job waits in, from `submit` until it completes (under
   /// `mutex`): `cancel` wakes its waits for a connection.
   ConnectionPool* pool = nullptr;
+  /// For a read on a snapshot: the snapshot (its reader opens it).
+  std::shared_ptr<SnapshotState> snapshot;
 
   /// Marks the job cancelled and interrupts its running statement, if any:
   /// a job not started yet never starts.
@@ -80,7 +83,11 @@ class ConnectionPool {
   /// Lends a connection for a block of `kind` (see `detail::acquireLease`).
   /// `job`, for an async job's block, stops the wait for a connection when
   /// the job is cancelled (false, nothing touched).
-  bool acquire(LeaseKind kind, ConnectionLease& lease, const AsyncJob* job = nullptr) noexcept;
+  /// `snapshot`, for a read (by `SnapshotState::acquire` only), opens the
+  /// reader's transaction on that snapshot; the lease's `release` then
+  /// tells the snapshot the read is over.
+  bool acquire(LeaseKind kind, ConnectionLease& lease, const AsyncJob* job = nullptr,
+               SnapshotState* snapshot = nullptr) noexcept;
   /// Wakes every wait for a connection, so that a cancelled job's wait ends.
   void wakeWaiters() noexcept;
   bool finish(ConnectionLease& lease, bool commit, bool rollBackAfterFailedStatement) noexcept;
@@ -100,6 +107,11 @@ class ConnectionPool {
   /// its blocks (SQLITE_MISUSE, reentrant access).
   std::shared_ptr<ObservationBroker> observationBroker(Error& error) noexcept;
 
+  /// A snapshot of the database as it is now (see
+  /// `DatabasePool::makeSnapshot`): a reader connection of its own pins it
+  /// in a read transaction opened on it. False with the reason in `error`.
+  bool makeSnapshot(std::shared_ptr<SnapshotState>& out, Error& error) noexcept;
+
   /// For a pool: a read-only connection of its own to the pool's file,
   /// opened as a reader is but never lent to a block, for the observations'
   /// external-change checks (`PRAGMA data_version` counts per connection,
@@ -110,6 +122,9 @@ class ConnectionPool {
   /// For tests: how many external-change checks the observations' thread
   /// finished (0 before the first observation, or without an interval).
   std::uint64_t externalCheckCount() noexcept;
+  /// The observations' snapshot fetches and fallbacks (see ObservationBroker).
+  std::uint64_t observationSnapshotFetchCount() noexcept;
+  std::uint64_t observationSnapshotFallbackCount() noexcept;
 
   /// For tests: the next `count` transaction begins answer `code` (as SQLite
   /// can under contention, without calling the busy handler) before trying.
@@ -140,10 +155,22 @@ class ConnectionPool {
   Database openReaderConnection() const;
   Database* lendReader(int& slot, Error& error, const AsyncJob* job = nullptr) noexcept;
   void returnReader(int slot) noexcept;
-  bool beginTransaction(Database& database, LeaseKind kind, Error& error) noexcept;
+  bool beginTransaction(Database& database, LeaseKind kind, Error& error,
+                        sqlite3_snapshot* snapshot = nullptr) noexcept;
   /// BEGIN (IMMEDIATE for a write; DEFERRED and a first read, which takes
-  /// the snapshot, for a read), absorbing transient answers.
-  bool beginTransactionRetrying(Database& database, LeaseKind kind, Error& error) noexcept;
+  /// the snapshot, for a read; then `snapshot`, when given, opened),
+  /// absorbing transient answers.
+  bool beginTransactionRetrying(Database& database, LeaseKind kind, Error& error,
+                                sqlite3_snapshot* snapshot = nullptr) noexcept;
+  /// Opens `pin`'s read transaction on the database as it is now, pinned
+  /// there (see `makeSnapshot`); the snapshot in `out`. `walEmpty` tells
+  /// that SQLite could not record a snapshot of an empty write-ahead log.
+  bool pinSnapshot(Database& pin, sqlite3_snapshot*& out, bool& walEmpty, Error& error) noexcept;
+  /// Commits a write that changes nothing, so that the write-ahead log
+  /// holds a transaction (SQLite records no snapshot of an empty one).
+  bool fillEmptyWal(Error& error) noexcept;
+  /// Closes every snapshot still alive (waiting for their running reads).
+  void closeSnapshots() noexcept;
   bool endOpenTransaction(Database& database) noexcept;
   /// When `handle` runs the block of this thread's async job, stops its
   /// cancellation checks (the block is over once `finish` runs).
@@ -177,6 +204,8 @@ class ConnectionPool {
   JobLine writeJobs_;
   JobLine readJobs_;
   int externalCheckMilliseconds_ = 0;
+  std::mutex snapshotsMutex_;
+  std::vector<std::weak_ptr<SnapshotState>> snapshots_;
   std::mutex brokerMutex_;
   std::shared_ptr<ObservationBroker> broker_;
 };

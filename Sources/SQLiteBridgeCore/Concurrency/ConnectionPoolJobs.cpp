@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "ConnectionPool.hpp"
+#include "SnapshotState.hpp"
 
 namespace sqlitebridge {
 
@@ -99,7 +100,8 @@ void ConnectionPool::runJob(AsyncJob& job) noexcept {
     return;
   }
   ConnectionLease lease;
-  if (!acquire(job.kind, lease, &job)) {
+  const bool acquired = job.snapshot ? job.snapshot->acquire(lease, &job) : acquire(job.kind, lease, &job);
+  if (!acquired) {
     // Cancelled while waiting for a connection: nothing was touched.
     job.run(job.context, job.cancelled.load() ? nullptr : &lease);
     return;

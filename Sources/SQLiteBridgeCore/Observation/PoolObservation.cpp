@@ -2,14 +2,77 @@
 // handle, and the broker that tells them of commits.
 #include "PoolObservation.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "ConnectionObservation.hpp"
 #include "ConnectionPool.hpp"
+#include "SnapshotApi.hpp"
 
 namespace sqlitebridge {
 
 namespace detail {
+
+// MARK: Commit snapshots
+
+std::uint64_t nextCommitTicket() noexcept {
+  static std::atomic<std::uint64_t> tickets{0};
+  return tickets.fetch_add(1) + 1;
+}
+
+CommitSnapshot::~CommitSnapshot() {
+  if (const SnapshotApi* api = snapshotApi()) api->free(snapshot_);
+}
+
+std::shared_ptr<CommitSnapshot> CommitSnapshot::take(Database& writer) noexcept {
+  const SnapshotApi* api = snapshotApi();
+  sqlite3* handle = writer.handle();
+  if (api == nullptr || handle == nullptr || sqlite3_get_autocommit(handle) == 0) return nullptr;
+  // Drawn before the snapshot is: it holds every commit told before.
+  const std::uint64_t ticket = nextCommitTicket();
+  // A read transaction of its own (the read makes it take its snapshot,
+  // the one `sqlite3_snapshot_get` records): no write lock, and only this
+  // thread holds the writer. The caller (`deliverPendingEnd`) keeps these
+  // statements' errors from the call that committed.
+  sqlite3_snapshot* snapshot = nullptr;
+  try {
+    if (writer.execute("BEGIN DEFERRED") && writer.execute("SELECT 1 FROM sqlite_master LIMIT 1") &&
+        api->get(handle, "main", &snapshot) != SQLITE_OK) {
+      snapshot = nullptr;
+    }
+    if (writer.isInTransaction() && !writer.execute("COMMIT")) writer.execute("ROLLBACK");
+  } catch (...) {
+    if (snapshot != nullptr) api->free(snapshot);
+    snapshot = nullptr;
+    if (sqlite3_get_autocommit(handle) == 0) sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  if (snapshot == nullptr) return nullptr;
+  try {
+    return std::make_shared<CommitSnapshot>(snapshot, ticket);
+  } catch (...) {
+    api->free(snapshot);
+    return nullptr;
+  }
+}
+
+bool CommitSnapshot::openOn(Database& reader) const noexcept {
+  const SnapshotApi* api = snapshotApi();
+  sqlite3* handle = reader.handle();
+  if (api == nullptr || handle == nullptr || sqlite3_get_autocommit(handle) != 0) return false;
+  const int rc = api->open(handle, "main", snapshot_);
+  if (rc == SQLITE_OK) return true;
+  // SQLITE_ERROR_SNAPSHOT, SQLITE_ERROR and SQLITE_BUSY leave the read
+  // transaction as it was; anything else may have ended it: begin one
+  // again, as the pool does, so that the fetch reads one state.
+  if (sqlite3_get_autocommit(handle) == 0) return false;
+  try {
+    if (reader.execute("BEGIN DEFERRED")) reader.execute("SELECT 1 FROM sqlite_master LIMIT 1");
+  } catch (...) {
+  }
+  return false;
+}
+
+// MARK: Observation
 
 Observation::Observation(ConnectionPool* pool, std::shared_ptr<ValueObserver> value,
                          std::shared_ptr<RegionObserver> region, DatabaseRegion observed) noexcept
@@ -58,6 +121,8 @@ void Observation::scheduleLocked() noexcept {
     keepAlive_ = shared_from_this();
     fetching_ = true;
     job_ = job;
+    fetchSnapshot_ = std::move(pendingSnapshot_);
+    pendingSnapshot_.reset();
     publishLocked();
     if (!pool_->submit(job)) throw std::bad_alloc();
   } catch (...) {
@@ -65,6 +130,7 @@ void Observation::scheduleLocked() noexcept {
     fetching_ = false;
     ended_ = true;
     job_.reset();
+    fetchSnapshot_.reset();
     keepAlive_.reset();
     idle_.notify_all();
   }
@@ -105,10 +171,27 @@ void Observation::committed(const DatabaseRegion& changed, Database& db) noexcep
   valueChanged(changed);
 }
 
-void Observation::valueChanged(const DatabaseRegion& changed) noexcept {
+bool Observation::wantsSnapshotFor(const DatabaseRegion& changed) const noexcept {
+  if (regionObserver_) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !cancelled_ && !ended_ && (fetching_ || !regionKnown_ || region_.intersects(changed));
+}
+
+void Observation::valueChanged(const DatabaseRegion& changed, std::shared_ptr<CommitSnapshot> snapshot) noexcept {
   if (regionObserver_) return;
+  // Drawn after the change happened: a snapshot with a smaller ticket may
+  // not hold it.
+  const std::uint64_t ticket = snapshot ? snapshot->ticket() : nextCommitTicket();
   std::lock_guard<std::mutex> lock(mutex_);
   if (cancelled_ || ended_) return;
+  // Only the newest notification decides what the next fetch reads: an
+  // older snapshot told late (a region callback's own commit told inside
+  // the outer commit's notification, or a commit of another process found
+  // meanwhile) would read a state before a change already told.
+  if (ticket > notifiedTicket_) {
+    notifiedTicket_ = ticket;
+    pendingSnapshot_ = std::move(snapshot);
+  }
   if (fetching_) {
     // The fetch in flight may have read before this commit: whatever it
     // turns out to have read is checked against it when it is done.
@@ -133,6 +216,31 @@ void Observation::runFetch(void* context, ConnectionLease* lease) noexcept {
     error = lease->error;
   } else if (!skipped) {
     Database& db = *lease->database;
+    std::shared_ptr<CommitSnapshot> snapshot;
+    {
+      std::lock_guard<std::mutex> lock(self.mutex_);
+      snapshot.swap(self.fetchSnapshot_);
+    }
+    bool opened = false;
+    if (snapshot) {
+      // The reader's transaction, begun after the commit, moves back to the
+      // commit's snapshot: this fetch reads the state that commit made,
+      // not a later one. When it cannot, it reads the state it is at.
+      opened = snapshot->openOn(db);
+      if (std::shared_ptr<ObservationBroker> broker = self.broker_.lock()) broker->countSnapshotFetch(opened);
+      snapshot.reset();
+    }
+    if (!opened) {
+      // This fetch reads the database as it was when its transaction
+      // began, maybe past the commits whose snapshots were told since it
+      // was scheduled: the next fetch must not go back to one of them (nor
+      // to one told later but taken before now), so it reads the database
+      // as it is unless a commit after now hands it a snapshot.
+      const std::uint64_t readAt = nextCommitTicket();
+      std::lock_guard<std::mutex> lock(self.mutex_);
+      self.notifiedTicket_ = std::max(self.notifiedTicket_, readAt);
+      self.pendingSnapshot_.reset();
+    }
     ConnectionObservation* observation = ConnectionObservation::of(db);
     if (observation != nullptr) {
       observation->beginRecording();
@@ -159,6 +267,7 @@ void Observation::runFetch(void* context, ConnectionLease* lease) noexcept {
     }
   }
   std::lock_guard<std::mutex> lock(self.mutex_);
+  self.fetchSnapshot_.reset();  // not opened when the fetch was skipped
   if (skipped || self.cancelled_) {
     self.fetched_ = ValueObserver::Fetched::Same;  // nothing to deliver
     self.fetchedRegion_ = self.region_;
@@ -463,7 +572,27 @@ void ObservationBroker::databaseDidCommit(Database& db) {
   const DatabaseRegion* changed = ConnectionObservation::committedRegionOf(db);
   const DatabaseRegion region = changed != nullptr ? *changed : DatabaseRegion::fullDatabase();
   if (region.isEmpty()) return;
-  for (const std::shared_ptr<detail::Observation>& observation : snapshot()) observation->committed(region, db);
+  const std::vector<std::shared_ptr<detail::Observation>> observations = snapshot();
+  // The value observations first, all told of this commit before a region
+  // callback can commit again. Called after the commit, outside SQLite's
+  // callbacks, on the writer this thread still holds: the database as the
+  // commit left it can be recorded here, for the fetches it schedules to
+  // read on readers (a pool's writer only; never for a queue, whose reads
+  // run on this same connection later anyway).
+  std::shared_ptr<detail::CommitSnapshot> commitSnapshot;
+  if (!pool_.isQueue() && detail::snapshotApi() != nullptr) {
+    const bool wanted =
+        std::any_of(observations.begin(), observations.end(),
+                    [&](const std::shared_ptr<detail::Observation>& o) { return o->wantsSnapshotFor(region); });
+    if (wanted) commitSnapshot = detail::CommitSnapshot::take(db);
+  }
+  for (const std::shared_ptr<detail::Observation>& observation : observations) {
+    if (!observation->observesRegion()) observation->valueChanged(region, commitSnapshot);
+  }
+  commitSnapshot.reset();
+  for (const std::shared_ptr<detail::Observation>& observation : observations) {
+    if (observation->observesRegion()) observation->committed(region, db);
+  }
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sqlitebridge/Observation.hpp"
+#include "sqlitebridge/SQLiteHeader.hpp"
 #include "sqlitebridge/TransactionObserver.hpp"
 
 namespace sqlitebridge {
@@ -23,6 +24,39 @@ struct AsyncJob;
 class ObservationBroker;
 
 namespace detail {
+
+/// The database as one commit left it: an `sqlite3_snapshot` taken on the
+/// pool's writer right after the commit (when the engine has the snapshot
+/// API), shared by the fetches that commit schedules and freed with the
+/// last of them. Nothing pins it: a checkpoint that copies past it and a
+/// restart of the write-ahead log make opening it fail, and the fetch then
+/// reads the database as it is (later, so it still sees the commit).
+class CommitSnapshot {
+ public:
+  CommitSnapshot(sqlite3_snapshot* snapshot, std::uint64_t ticket) noexcept : snapshot_(snapshot), ticket_(ticket) {}
+  CommitSnapshot(const CommitSnapshot&) = delete;
+  CommitSnapshot& operator=(const CommitSnapshot&) = delete;
+  ~CommitSnapshot();
+
+  /// A snapshot of `writer` as it is now, between transactions (BEGIN, a
+  /// read, `sqlite3_snapshot_get`, COMMIT); null when the engine has no
+  /// snapshot API or SQLite could not record one (nothing reported).
+  static std::shared_ptr<CommitSnapshot> take(Database& writer) noexcept;
+  /// Moves `reader`'s open read transaction back to this snapshot; false
+  /// when SQLite refused (SQLITE_ERROR_SNAPSHOT after a checkpoint went past
+  /// it, or anything else): the reader is then in a read transaction on the
+  /// database as it is.
+  bool openOn(Database& reader) const noexcept;
+  /// Orders commit notifications (see `Observation::valueChanged`).
+  std::uint64_t ticket() const noexcept { return ticket_; }
+
+ private:
+  sqlite3_snapshot* const snapshot_;
+  const std::uint64_t ticket_;
+};
+
+/// A number greater than every one drawn before (process-wide).
+std::uint64_t nextCommitTicket() noexcept;
 
 /// One observation. Its state is under `mutex_`; its callbacks run one at a
 /// time under `callbackMutex_`, so that `cancel` can wait for a running one.
@@ -39,7 +73,15 @@ class Observation : public std::enable_shared_from_this<Observation> {
   void committed(const DatabaseRegion& changed, Database& db) noexcept;
   /// For a value observation: a commit changed `changed` (a fetch follows;
   /// no connection is needed). Does nothing for a region observation.
-  void valueChanged(const DatabaseRegion& changed) noexcept;
+  /// `snapshot`, when not null, is the database as that commit left it: the
+  /// next fetch reads it unless a later notification came first (a later
+  /// snapshot, or one without a snapshot, after which fetches read the
+  /// database as it is).
+  void valueChanged(const DatabaseRegion& changed, std::shared_ptr<CommitSnapshot> snapshot = nullptr) noexcept;
+  /// Whether a commit that changed `changed` makes this value observation
+  /// fetch (now or after the fetch in flight), so that a snapshot for it is
+  /// worth taking. A guess: the state may change before `valueChanged`.
+  bool wantsSnapshotFor(const DatabaseRegion& changed) const noexcept;
   /// Whether this observes a region (its callback needs a connection).
   bool observesRegion() const noexcept { return regionObserver_ != nullptr; }
   /// See `ObservationHandle::cancel`.
@@ -71,6 +113,12 @@ class Observation : public std::enable_shared_from_this<Observation> {
   bool regionKnown_ = false;
   DatabaseRegion region_;
   DatabaseRegion changedDuringFetch_;
+  /// The snapshot the next fetch opens (null: the database as it is), and
+  /// the ticket of the newest notification told (`valueChanged`).
+  std::shared_ptr<CommitSnapshot> pendingSnapshot_;
+  std::uint64_t notifiedTicket_ = 0;
+  /// The snapshot of the fetch queued or running (set by `scheduleLocked`).
+  std::shared_ptr<CommitSnapshot> fetchSnapshot_;
   /// Commits of a region callback's own writes, told after it returns.
   int nestedCommits_ = 0;
   std::shared_ptr<AsyncJob> job_;
@@ -106,6 +154,13 @@ class ObservationBroker final : public TransactionObserver {
   void shutdown() noexcept;
   /// How many external-change checks finished (for tests).
   std::uint64_t externalCheckCount() const noexcept { return externalChecks_.load(); }
+  /// How many value fetches read a commit's snapshot, and how many could
+  /// not open the one they were given and read the database as it is (for
+  /// tests).
+  std::uint64_t snapshotFetchCount() const noexcept { return snapshotFetches_.load(); }
+  std::uint64_t snapshotFallbackCount() const noexcept { return snapshotFallbacks_.load(); }
+  /// Counts a fetch that opened its snapshot (`opened`) or fell back.
+  void countSnapshotFetch(bool opened) noexcept { (opened ? snapshotFetches_ : snapshotFallbacks_).fetch_add(1); }
 
   bool observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) override;
   void databaseDidCommit(Database& db) override;
@@ -159,6 +214,8 @@ class ObservationBroker final : public TransactionObserver {
   bool stopping_ = false;
   std::thread poller_;
   std::atomic<std::uint64_t> externalChecks_{0};
+  std::atomic<std::uint64_t> snapshotFetches_{0};
+  std::atomic<std::uint64_t> snapshotFallbacks_{0};
 };
 
 }  // namespace sqlitebridge

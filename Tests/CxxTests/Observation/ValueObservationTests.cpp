@@ -4,7 +4,10 @@
 // that never block the writer, removeDuplicates, errors that end the
 // observation, cancellation (also racing commits), region observation once
 // per commit on the writer, regions recorded per fetch, commits of another
-// process with and without the external-change interval, and a stress run.
+// process with and without the external-change interval, a stress run, and
+// on a pool the fetch after a commit reading that commit's state (through a
+// snapshot taken on the writer where the engine has the snapshot API, with
+// a fresh read when a checkpoint went past it) while the writer is held.
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -12,6 +15,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include <sqlitebridge/interop/Testing.hpp>
 
 #include "TestSupport.hpp"
 #include "ThreadSupport.hpp"
@@ -477,5 +482,154 @@ TEST(PoolObservation, EightWritersAgainstTwentyObservationsEndWithFreshValues) {
     const std::vector<std::int64_t> all = values[static_cast<std::size_t>(i)].all();
     EXPECT_TRUE(std::is_sorted(all.begin(), all.end())) << "observation " << i << " went back in time";
     EXPECT_TRUE(values[static_cast<std::size_t>(i)].errors().empty());
+  }
+}
+
+// MARK: Fetches after a commit read that commit (snapshots)
+
+namespace {
+
+using sqlitebridge::interop::ConcurrencyTesting;
+
+// A pool with one reader, held by `hold` (on a thread of its own) without a
+// read transaction, so that fetches wait for it and checkpoints pass it.
+class HeldReader {
+ public:
+  explicit HeldReader(DatabasePool& pool)
+      : thread_("held reader", [this, &pool] {
+          const bool read = pool.read([this](Database& db) {
+            // The block's read transaction ends: it pins nothing.
+            const bool ended = db.execute("COMMIT");
+            held_.countDown();
+            return ended && release_.waitFor();
+          });
+          if (!read) failures_.add("the held read failed");
+        }) {}
+  bool waitUntilHeld() { return held_.waitFor(); }
+  std::string release() {
+    release_.countDown();
+    thread_.join();
+    return failures_.text();
+  }
+
+ private:
+  Latch held_{1};
+  Latch release_{1};
+  Failures failures_;
+  BoundedThread thread_;
+};
+
+Configuration oneReader() {
+  Configuration configuration;
+  configuration.maximumReaderCount = 1;
+  return configuration;
+}
+
+bool insertItem(DatabasePool& pool) {
+  return pool.write([](Database& db) { return db.execute("INSERT INTO items DEFAULT VALUES"); });
+}
+
+}  // namespace
+
+TEST(PoolObservation, TheFetchAfterACommitDeliversItWhileTheWriterIsHeld) {
+  TempDir dir;
+  DatabasePool pool(dir / "held.db");
+  ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
+  ASSERT_TRUE(pool.write([](Database& db) { return db.execute("CREATE TABLE items(id INTEGER PRIMARY KEY)"); }));
+  Values values;
+  std::atomic<int> fetches{0};
+  ObservationHandle handle = sqlitebridge::observeValue<std::int64_t>(
+      pool, counting("SELECT count(*) FROM items", fetches), [&](const std::int64_t& value) { values.add(value); },
+      [&](const Error& error) { values.fail(error); });
+  ASSERT_TRUE(values.waitForLast(0));
+  ASSERT_TRUE(insertItem(pool));
+  // Right after the commit, the writer is taken again and held (with a
+  // change of its own not committed yet) until the commit's value came.
+  bool deliveredWhileHeld = false;
+  ASSERT_TRUE(pool.write([&](Database& db) {
+    if (!db.execute("INSERT INTO items DEFAULT VALUES")) return false;
+    deliveredWhileHeld = values.waitForLast(1);
+    return true;
+  }));
+  EXPECT_TRUE(deliveredWhileHeld) << "the fetch after the first commit waited for the writer";
+  ASSERT_TRUE(values.waitForLast(2));
+  EXPECT_EQ(values.all(), (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_TRUE(values.errors().empty());
+}
+
+TEST(PoolObservation, AFetchDelayedPastALaterCommitReadsTheCommitItFollows) {
+  TempDir dir;
+  DatabasePool pool(dir / "delayed.db", oneReader());
+  ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
+  ASSERT_TRUE(pool.write([](Database& db) { return db.execute("CREATE TABLE items(id INTEGER PRIMARY KEY)"); }));
+  Values values;
+  std::atomic<int> fetches{0};
+  ObservationHandle handle = sqlitebridge::observeValue<std::int64_t>(
+      pool, counting("SELECT count(*) FROM items", fetches), [&](const std::int64_t& value) { values.add(value); },
+      [&](const Error& error) { values.fail(error); });
+  ASSERT_TRUE(values.waitForLast(0));
+  const std::uint64_t opened = ConcurrencyTesting::observationSnapshotFetchCount(pool);
+  HeldReader reader(pool);
+  ASSERT_TRUE(reader.waitUntilHeld());
+  // The fetch the first commit schedules waits for the reader until the
+  // second commit is in.
+  ASSERT_TRUE(insertItem(pool));
+  ASSERT_TRUE(insertItem(pool));
+  EXPECT_EQ(reader.release(), "");
+  ASSERT_TRUE(values.waitForCount(3));
+  EXPECT_TRUE(values.errors().empty());
+  if (sqlitebridge::snapshotsAvailable()) {
+    // Each fetch read the state its commit left: 1, then 2.
+    EXPECT_EQ(values.all(), (std::vector<std::int64_t>{0, 1, 2}));
+    EXPECT_EQ(ConcurrencyTesting::observationSnapshotFetchCount(pool) - opened, 2u);
+    EXPECT_EQ(ConcurrencyTesting::observationSnapshotFallbackCount(pool), 0u);
+  } else {
+    // Without the snapshot API, the delayed fetch reads the database as it
+    // is then: it skips to 2 (and the fetch its second commit asked for
+    // reads 2 again).
+    EXPECT_EQ(values.all(), (std::vector<std::int64_t>{0, 2, 2}));
+    EXPECT_EQ(ConcurrencyTesting::observationSnapshotFetchCount(pool), 0u);
+  }
+}
+
+TEST(PoolObservation, ACheckpointPastTheCommitsSnapshotFallsBackToAFreshReadOfTheRightValue) {
+  TempDir dir;
+  DatabasePool pool(dir / "checkpointed.db", oneReader());
+  ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
+  ASSERT_TRUE(pool.write([](Database& db) {
+    return db.executeScript("CREATE TABLE items(id INTEGER PRIMARY KEY); CREATE TABLE other(x);");
+  }));
+  Values values;
+  std::atomic<int> fetches{0};
+  ObservationHandle handle = sqlitebridge::observeValue<std::int64_t>(
+      pool, counting("SELECT count(*) FROM items", fetches), [&](const std::int64_t& value) { values.add(value); },
+      [&](const Error& error) { values.fail(error); });
+  ASSERT_TRUE(values.waitForLast(0));
+  HeldReader reader(pool);
+  ASSERT_TRUE(reader.waitUntilHeld());
+  ASSERT_TRUE(insertItem(pool));
+  // Between the commit and its fetch: every frame of the log copied into
+  // the database (no reader holds one back), then a write elsewhere, which
+  // starts the log over: the commit's snapshot cannot be opened any more.
+  Row checkpoint;
+  ASSERT_TRUE(pool.writeWithoutTransaction(
+      [&](Database& db) { return db.execute("PRAGMA wal_checkpoint(PASSIVE)", checkpoint); }));
+  ASSERT_EQ(checkpoint.size(), 3u);
+  EXPECT_EQ(checkpoint.value(0).asInteger(), 0) << "the checkpoint was not blocked";
+  EXPECT_EQ(checkpoint.value(1).asInteger(), checkpoint.value(2).asInteger()) << "every frame was copied";
+  ASSERT_TRUE(pool.write([](Database& db) { return db.execute("INSERT INTO other VALUES (1)"); }));
+  EXPECT_EQ(reader.release(), "");
+  ASSERT_TRUE(values.waitForCount(2));
+  // A later commit still reads its own snapshot.
+  ASSERT_TRUE(insertItem(pool));
+  ASSERT_TRUE(values.waitForLast(2));
+  EXPECT_EQ(values.all(), (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_TRUE(values.errors().empty());
+  if (sqlitebridge::snapshotsAvailable()) {
+    EXPECT_EQ(ConcurrencyTesting::observationSnapshotFallbackCount(pool), 1u);
+    EXPECT_GE(ConcurrencyTesting::observationSnapshotFetchCount(pool), 1u);
+  } else {
+    EXPECT_EQ(ConcurrencyTesting::observationSnapshotFallbackCount(pool), 0u);
+    EXPECT_EQ(ConcurrencyTesting::observationSnapshotFetchCount(pool), 0u);
   }
 }

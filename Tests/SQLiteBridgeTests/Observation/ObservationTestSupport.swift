@@ -85,6 +85,11 @@ final class DeliveredValues<Value: Equatable & Sendable>: @unchecked Sendable {
     wait(within: limit) { $0.values.last == value }
   }
 
+  /// Waits until at least `count` values came; false when the limit ran out.
+  func waitForCount(_ count: Int, within limit: Duration = threadWaitLimit) -> Bool {
+    wait(within: limit) { $0.values.count >= count }
+  }
+
   func waitForError(within limit: Duration = threadWaitLimit) -> Bool {
     wait(within: limit) { !$0.failures.isEmpty }
   }

@@ -13,6 +13,7 @@
 #include "Records.hpp"
 #include "RowListAccess.hpp"
 #include "Schema.hpp"
+#include "Snapshots.hpp"
 #include "Statements.hpp"
 #include "SwiftBox.hpp"
 #include "Values.hpp"

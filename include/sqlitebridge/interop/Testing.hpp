@@ -43,6 +43,13 @@ struct SQLITEBRIDGE_API ConcurrencyTesting {
   static std::uint64_t externalCheckCount(const DatabaseQueue& queue) noexcept;
   /// The same for the pool.
   static std::uint64_t externalCheckCount(const DatabasePool& pool) noexcept;
+  /// How many value-observation fetches of the pool read the snapshot taken
+  /// on the writer right after the commit they follow (0 on an engine
+  /// without the snapshot API).
+  static std::uint64_t observationSnapshotFetchCount(const DatabasePool& pool) noexcept;
+  /// How many such fetches could not open their snapshot (a checkpoint went
+  /// past it) and read the database as it was when they began instead.
+  static std::uint64_t observationSnapshotFallbackCount(const DatabasePool& pool) noexcept;
 };
 
 /// Statements lent as a value, for C++ tests and fuzzers that do not keep a
