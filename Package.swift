@@ -82,6 +82,10 @@ let package = Package(
       cxxSettings: [
         .define("SQLITEBRIDGE_SYSTEM_SQLITE", .when(traits: ["SystemSQLite"])),
         .define("SQLITEBRIDGE_SQLCIPHER", .when(traits: ["SQLCipher"])),
+        // The trait links the SQLCipher 4 scripts/build-engine built, with
+        // SQLITE_ENABLE_SNAPSHOT: the core calls its snapshot API directly
+        // (CMake defines the same with SQLITEBRIDGE_ENGINE_PREFIX).
+        .define("SQLITEBRIDGE_CURRENT_SQLCIPHER", .when(traits: ["SQLCipher"])),
         .define("SQLITEBRIDGE_CURRENT_SQLITE", .when(traits: ["CurrentSQLite"])),
         .headerSearchPath("Sources/SQLiteBridgeCore"),
       ] + coreFolders.map { .headerSearchPath("Sources/SQLiteBridgeCore/\($0)") },
