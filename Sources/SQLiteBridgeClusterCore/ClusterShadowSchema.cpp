@@ -6,7 +6,6 @@
 
 #include "ClusterGuards.hpp"
 #include "ClusterStatements.hpp"
-#include "SQLiteFeatures.hpp"
 #include "SqlText.hpp"
 
 namespace sqlitebridge {
@@ -72,13 +71,11 @@ void ClusterShadowSchema::build() {
 std::vector<std::vector<std::string>> ClusterShadowSchema::guardedColumns() const {
   std::vector<std::vector<std::string>> columns;
   if (db_ == nullptr) return columns;
-  // One PRAGMA table_info per table, not the pragma_table_info() function:
-  // table-valued pragmas need SQLite 3.16, and the SQLCipher build's is 3.15.
+  // One PRAGMA table_xinfo per table of each schema.
   for (const std::string schema : {"main", "temp"}) {
     std::vector<std::string> tables;
     sqlite3_stmt* stmt = nullptr;
-    const std::string list =
-        "SELECT name FROM " + schema + "." + schemaTableName(schema) + " WHERE type = 'table' ORDER BY name";
+    const std::string list = "SELECT name FROM " + schema + ".sqlite_schema WHERE type = 'table' ORDER BY name";
     if (sqlite3_prepare_v2(db_, list.c_str(), -1, &stmt, nullptr) != SQLITE_OK) return columns;
     while (sqlite3_step(stmt) == SQLITE_ROW) {
       const char* name = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
@@ -86,20 +83,14 @@ std::vector<std::vector<std::string>> ClusterShadowSchema::guardedColumns() cons
     }
     sqlite3_finalize(stmt);
     for (const std::string& table : tables) {
-      // table_xinfo lists generated columns too (hidden 2 or 3). An SQLite
-      // older than 3.26 has neither it nor generated columns, and does not
-      // refuse it either: an unknown PRAGMA is a statement that does nothing
-      // (and returns no rows), so the version decides, not the prepare.
-      const bool xinfo = hasSQLiteFeature(SQLiteFeature::TableXinfo);
-      const std::string pragma =
-          "PRAGMA " + schema + (xinfo ? ".table_xinfo(" : ".table_info(") + quoteIdentifier(table) + ")";
+      // table_xinfo lists generated columns too (hidden 2 or 3).
+      const std::string pragma = "PRAGMA " + schema + ".table_xinfo(" + quoteIdentifier(table) + ")";
       if (sqlite3_prepare_v2(db_, pragma.c_str(), -1, &stmt, nullptr) != SQLITE_OK) continue;
-      const bool extended = xinfo && sqlite3_column_count(stmt) > 6;
-      while (sqlite3_step(stmt) == SQLITE_ROW) {  // cid, name, type, notnull, dflt_value, pk[, hidden]
+      while (sqlite3_step(stmt) == SQLITE_ROW) {  // cid, name, type, notnull, dflt_value, pk, hidden
         const char* column = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
         const char* type = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 2));
         const char* fallback = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 4));
-        const int hidden = extended ? sqlite3_column_int(stmt, 6) : 0;
+        const int hidden = sqlite3_column_int(stmt, 6);
         if (!isGuardedType(type) || hidden == 1) continue;  // 1: a virtual table's hidden column
         std::string upper(type);
         std::transform(upper.begin(), upper.end(), upper.begin(),

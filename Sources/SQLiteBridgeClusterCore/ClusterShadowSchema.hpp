@@ -32,18 +32,13 @@ class ClusterShadowSchema {
   static const char* query() noexcept;
 
   /// Makes the local copy anew from the rows `query()` returned. An object
-  /// SQLite here cannot make (a virtual table of an unknown module; on an
-  /// SQLite older than 3.31, such as the SQLCipher build's 3.15, a table
-  /// with generated columns) is left out: reads of it are not checked and
-  /// its columns get no guards.
+  /// SQLite here cannot make (a virtual table of an unknown module) is left
+  /// out: reads of it are not checked and its columns get no guards.
   void rebuild(const std::vector<Row>& rows);
 
   /// The guarded columns: schema, table, column, declared type (upper
   /// case), the SQL of its DEFAULT ("" for none), and "generated" for a
-  /// generated column ("" otherwise). Generated columns are found with
-  /// `PRAGMA table_xinfo` (SQLite 3.26); an older SQLite here (the
-  /// SQLCipher build's 3.15) has none to find, and its `PRAGMA table_info`
-  /// is read instead.
+  /// generated column ("" otherwise), as `PRAGMA table_xinfo` tells.
   std::vector<std::vector<std::string>> guardedColumns() const;
 
   /// Whether the schema change `sql` is safe for dqlite 1.11 nodes, judged

@@ -200,10 +200,8 @@ class CLITests(unittest.TestCase):
             "CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id REFERENCES parent ON DELETE CASCADE,"
             "  code TEXT, FOREIGN KEY(code) REFERENCES parent(code));"
             "CREATE INDEX child_parent ON child(parent_id);"
-            # A generated column (hidden) where the tool's SQLite has them
-            # (3.31; the SQLCipher build runs 3.15, which could not read it).
-            + ("CREATE TABLE Zeta(z, total AS (z + 1));" if tool_has_generated_columns()
-               else "CREATE TABLE Zeta(z, total);") +
+            # A generated column (hidden).
+            "CREATE TABLE Zeta(z, total AS (z + 1));"
             "CREATE TABLE counted(id INTEGER PRIMARY KEY AUTOINCREMENT);"
             "INSERT INTO counted DEFAULT VALUES;"
             "CREATE VIEW codes AS SELECT code FROM parent;"
@@ -255,7 +253,7 @@ class CLITests(unittest.TestCase):
                                               "unique": True, "origin": "uniqueConstraint"}])
         zeta = json.loads(run("schema", self.db, "Zeta").stdout)[0]
         self.assertEqual(zeta["primaryKey"], ["rowid"])
-        self.assertEqual([c["hidden"] for c in zeta["columns"]], [False, tool_has_generated_columns()])
+        self.assertEqual([c["hidden"] for c in zeta["columns"]], [False, True])
 
     def test_schema_of_every_table(self):
         self.add_schema_tables()
@@ -839,19 +837,6 @@ class CSVTests(unittest.TestCase):
         self.assertEqual(run("query", self.db, "SELECT 1", "--format", "xml").returncode, 2)
 
 
-def tool_sqlite_version():
-    """The SQLite version the binary under test runs on (`version` says), as a tuple."""
-    result = run("version")
-    if result.returncode != 0:
-        raise RuntimeError(f"sqlite-bridge version failed: {result.stderr}")
-    line = next(l for l in result.stdout.splitlines() if l.startswith("SQLite "))
-    return tuple(int(part) for part in line.split()[1].split("."))
-
-
-def tool_has_generated_columns():
-    return tool_sqlite_version() >= (3, 31, 0)
-
-
 def encryption_available():
     """Whether the binary under test is the SQLCipher build (`version` says)."""
     result = run("version")
@@ -1026,8 +1011,7 @@ class KeyFileTests(unittest.TestCase):
                 self.assertIn("SQLite error 26", without_key.stderr)
 
     def test_schema_commands_and_demo_take_the_key(self):
-        # Each either works with the key or fails with the core's documented
-        # "needs SQLite ≥ x.y.z" error of a feature SQLCipher's SQLite lacks.
+        # Each works with the key.
         self.encrypted_only()
         self.assertEqual(run("query", self.db, "CREATE TABLE notes(body TEXT)", "--key-file", self.key).returncode, 0)
         commands = [(["tables", self.db], "notes"), (["columns", self.db, "notes"], "body"),
@@ -1038,15 +1022,11 @@ class KeyFileTests(unittest.TestCase):
         for args, expected in commands:
             with self.subTest(args=args):
                 result = run(*args, "--key-file", self.key)
-                if result.returncode != 0 and "needs SQLite ≥" in result.stderr:
-                    continue
                 self.assertEqual(result.returncode, 0, result.stderr)
                 self.assertIn(expected, result.stdout)
-        demo_db = os.path.join(self.dir.name, "notes.db")
-        if os.path.exists(demo_db):
-            with open(demo_db, "rb") as f:
-                self.assertNotIn(b"Demo run", f.read())
-            self.assertEqual(run("demo", "--dir", self.dir.name).returncode, 1)  # no key: SQLite error 26
+        with open(os.path.join(self.dir.name, "notes.db"), "rb") as f:
+            self.assertNotIn(b"Demo run", f.read())
+        self.assertEqual(run("demo", "--dir", self.dir.name).returncode, 1)  # no key: SQLite error 26
 
 def free_port():
     """A port below Linux's ephemeral range (32768-60999), which the kernel

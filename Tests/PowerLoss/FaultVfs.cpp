@@ -10,11 +10,6 @@
 #include <cstring>
 #include <random>
 
-// SQLite before 3.33 (the SQLCipher build's 3.15) calls it the master journal.
-#ifndef SQLITE_OPEN_SUPER_JOURNAL
-#define SQLITE_OPEN_SUPER_JOURNAL SQLITE_OPEN_MASTER_JOURNAL
-#endif
-
 namespace powerloss {
 
 const char* callKindName(CallKind kind) {

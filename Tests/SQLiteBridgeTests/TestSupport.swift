@@ -76,17 +76,17 @@ func schemaSnapshot(_ database: Database) throws -> [[String: DatabaseValue]] {
 }
 
 /// Whether the SQLite the suite runs on is at least `number` (as
-/// SQLITE_VERSION_NUMBER counts: 3_031_000 is 3.31.0). The encrypted build
-/// runs on SQLCipher's SQLite 3.15.2, where tests of newer SQL are disabled
-/// (SQLiteFeaturesTests checks what the library does there).
+/// SQLITE_VERSION_NUMBER counts: 3_038_000 is 3.38.0), for tests of SQL
+/// newer than the oldest SQLite the library runs on (3.37.0, which
+/// SQLiteMinimumTests checks).
 func sqliteIsAtLeast(_ number: Int) -> Bool {
   let parts = Database.sqliteVersion.split(separator: ".").compactMap { Int($0) }
   guard parts.count == 3 else { return false }
   return parts[0] * 1_000_000 + parts[1] * 1_000 + parts[2] >= number
 }
 
-/// Whether SQLite was compiled with `option` ("ENABLE_FTS5"); SQLCipher's
-/// build lacks some the system SQLite has.
+/// Whether SQLite was compiled with `option` ("ENABLE_FTS5"), which a build
+/// of SQLite may leave out.
 func sqliteHasCompileOption(_ option: String) -> Bool { Database.compileOptions().contains(option) }
 
 /// Every row of `table`, ordered by rowid.

@@ -538,12 +538,11 @@ class SQLITEBRIDGE_API Database {
   /// Every name is quoted, every option word quoted as FTS5 reads it.
   ///
   /// Fails with SQLITE_ERROR naming the missing fts5 module when this
-  /// SQLite has no FTS5 (the SQLCipher build's SQLite 3.15); with
+  /// SQLite was built without FTS5 (no SQLITE_ENABLE_FTS5); with
   /// SQLITE_MISUSE for no columns, a name or option holding NUL, or external
   /// content without a content table; otherwise with SQLite's error (the
   /// table exists, a reserved column name such as "rank", an unknown
-  /// tokenizer such as trigram before SQLite 3.34, a content table without
-  /// one of the columns).
+  /// tokenizer, a content table without one of the columns).
   bool createFTS5Table(const std::string& name, const std::vector<std::string>& columns,
                        const FTS5TableOptions& options = FTS5TableOptions()) noexcept;
   /// Rebuilds FTS5 table `name`'s index from its content (FTS5's 'rebuild'

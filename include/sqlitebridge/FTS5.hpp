@@ -19,7 +19,7 @@ namespace sqlitebridge {
 /// Each maker returns false when the text holds no token (only spaces and
 /// punctuation, say): `error`, when given, is then cleared. It also returns
 /// false, with `error` set to SQLITE_ERROR naming the missing `fts5` module,
-/// when this SQLite has no FTS5 (the SQLCipher build's SQLite 3.15), and
+/// when this SQLite was built without FTS5 (no SQLITE_ENABLE_FTS5), and
 /// with SQLITE_NOMEM when memory runs out. Thread-safe: the tokenizer runs on
 /// a private in-memory connection of the process, one call at a time.
 class SQLITEBRIDGE_API FTS5Pattern {
@@ -57,8 +57,8 @@ struct SQLITEBRIDGE_API FTS5Tokenizer {
 
   /// `unicode61`: Unicode letters and digits make words, folded to lower
   /// case. `removeDiacritics`: 0 keeps them, 1 removes them (SQLite's
-  /// default), 2 removes them also from composed characters (SQLite 3.27
-  /// or newer). `tokenChars`: characters that also make words (`"-_"`);
+  /// default), 2 removes them also from composed characters.
+  /// `tokenChars`: characters that also make words (`"-_"`);
   /// `separators`: characters that also separate them.
   static FTS5Tokenizer unicode61(int removeDiacritics = 1, const std::string& tokenChars = "",
                                  const std::string& separators = "");
@@ -67,7 +67,7 @@ struct SQLITEBRIDGE_API FTS5Tokenizer {
   static FTS5Tokenizer ascii();
   /// `porter`: English stemming (`running` finds `run`) over `base`.
   static FTS5Tokenizer porter(const FTS5Tokenizer& base);
-  /// `trigram` (SQLite 3.34 or newer): every run of three characters is a
+  /// `trigram`: every run of three characters is a
   /// word, so MATCH, LIKE and GLOB find any substring of three or more
   /// characters; case-insensitive unless `caseSensitive`.
   static FTS5Tokenizer trigram(bool caseSensitive = false);

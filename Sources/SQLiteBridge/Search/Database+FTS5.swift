@@ -10,7 +10,7 @@ extension Database {
   /// all in one savepoint: on failure nothing is left.
   ///
   /// - Throws: `DatabaseError` with `.error` naming the missing fts5 module
-  ///   when this SQLite has no FTS5 (the SQLCipher build's SQLite 3.15);
+  ///   when this SQLite was built without FTS5 (no SQLITE_ENABLE_FTS5);
   ///   `.misuse` for no columns or a name holding NUL; SQLite's error
   ///   otherwise (the table exists, a reserved column name such as "rank",
   ///   a tokenizer this SQLite lacks, a content table without one of the

@@ -15,8 +15,8 @@ import SQLiteBridgeCore
 /// ```
 ///
 /// Each initializer returns nil when the text holds no token (only spaces
-/// and punctuation), and also when this SQLite has no FTS5 (the SQLCipher
-/// build's SQLite 3.15): ``tokens(in:)`` says which. The rules are the
+/// and punctuation), and also when this SQLite was built without FTS5 (no
+/// SQLITE_ENABLE_FTS5): ``tokens(in:)`` says which. The rules are the
 /// core's (`sqlitebridge::FTS5Pattern`, which C++ callers use).
 public struct FTS5Pattern: Sendable, Hashable, CustomStringConvertible {
   /// The FTS5 query text.

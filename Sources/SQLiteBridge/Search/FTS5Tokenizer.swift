@@ -21,9 +21,8 @@ public struct FTS5Tokenizer: Sendable, Hashable {
 
   /// `unicode61`: Unicode letters and digits make words, folded to lower
   /// case. `removeDiacritics`: 0 keeps them, 1 (SQLite's default) removes
-  /// them, 2 removes them from composed characters too (SQLite 3.27 or
-  /// newer). `tokenCharacters` also make words (`"-_"`); `separators` also
-  /// separate them.
+  /// them, 2 removes them from composed characters too. `tokenCharacters`
+  /// also make words (`"-_"`); `separators` also separate them.
   public static func unicode61(removeDiacritics: Int = 1, tokenCharacters: String = "", separators: String = "")
     -> FTS5Tokenizer
   {
@@ -42,7 +41,7 @@ public struct FTS5Tokenizer: Sendable, Hashable {
     return FTS5Tokenizer(sqlitebridge.FTS5Tokenizer.porter(core))
   }
 
-  /// `trigram` (SQLite 3.34 or newer): every run of three characters is a
+  /// `trigram`: every run of three characters is a
   /// word, so MATCH, LIKE and GLOB find any substring of three characters or
   /// more; case-insensitive unless `caseSensitive`.
   public static func trigram(caseSensitive: Bool = false) -> FTS5Tokenizer {

@@ -7,7 +7,6 @@
 #include "Connection.hpp"
 #include "Hooks.hpp"
 #include "SqlText.hpp"
-#include "UnreportedReads.hpp"
 #include "sqlitebridge/Database.hpp"
 
 namespace sqlitebridge {
@@ -64,8 +63,7 @@ void installAuthorizer(Connection& connection) noexcept {
   if (connection.db != nullptr) sqlite3_set_authorizer(connection.db, &authorizerTrampoline, &connection);
 }
 
-ConnectionObservation::ConnectionObservation(Connection& connection) noexcept
-    : connection_(connection), findsUnreportedReads_(!authorizerReportsTablesWithoutColumns()) {}
+ConnectionObservation::ConnectionObservation(Connection& connection) noexcept : connection_(connection) {}
 
 ConnectionObservation* ConnectionObservation::of(Database& database) noexcept {
   if (!database.connection_ || database.connection_->db == nullptr) return nullptr;
@@ -92,9 +90,6 @@ void ConnectionObservation::didPrepare(sqlite3_stmt* stmt) noexcept {
   preparing_ = Preparing::Building;  // the lookups below prepare statements of their own
   if (stmt != nullptr) {
     StatementFootprint footprint = makeFootprint(connection_.db, log_);
-    // An old SQLite's authorizer is silent about tables read without their
-    // columns (COUNT(*)): they are found in the statement's program.
-    if (findsUnreportedReads_) addUnreportedReads(connection_.db, stmt, log_, footprint);
     try {
       footprints_[stmt] = std::move(footprint);
     } catch (...) {

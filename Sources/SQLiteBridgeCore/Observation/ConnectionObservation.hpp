@@ -162,9 +162,6 @@ class ConnectionObservation {
   void pruneObservers() noexcept;
 
   Connection& connection_;
-  /// The linked SQLite's authorizer does not report tables read without
-  /// their columns (before 3.19.0): footprints look for them (UnreportedReads).
-  const bool findsUnreportedReads_;
   Preparing preparing_ = Preparing::No;
   std::vector<AuthorizerRecord> log_;
   /// What the authorizer reported outside the core's prepares: SQLite

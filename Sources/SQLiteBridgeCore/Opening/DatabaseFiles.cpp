@@ -73,10 +73,8 @@ bool Database::fileSize(std::int64_t& bytes) noexcept {
         std::string("cannot read the size of the database file: ") + std::strerror(code) + ": " + file, "");
   }
   bytes = status.st_size;
-  // The WAL file is "<file>-wal" (sqlite3_filename_wal, SQLite 3.31, says so
-  // too; SQLite 3.15 under SQLCipher lacks it).
-  const std::string wal = std::string(file) + "-wal";
-  if (::stat(wal.c_str(), &status) == 0) bytes += status.st_size;
+  const char* wal = sqlite3_filename_wal(file);
+  if (wal != nullptr && ::stat(wal, &status) == 0) bytes += status.st_size;
   return true;
 }
 

@@ -3,7 +3,7 @@
 #include "ConnectionObservation.hpp"
 #include "Encryption.hpp"
 #include "LoadExtension.hpp"
-#include "SQLiteFeatures.hpp"
+#include "SQLiteMinimum.hpp"
 #include "StorageFailure.hpp"
 
 namespace sqlitebridge {
@@ -197,6 +197,9 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
                     const Configuration& configuration) noexcept {
   connection.close();
   connection.clearError();
+  // A loaded SQLite older than the core's minimum (3.37.0) fails every
+  // open, naming both versions, before anything is made.
+  if (!checkSQLiteVersion(connection)) return false;
   // SQLite reads the path as a C string: "a.db\0x" would open "a.db".
   if (path.find('\0') != std::string::npos) {
     return connection.fail(SQLITE_CANTOPEN, "the database path holds a NUL byte", std::string());
@@ -241,14 +244,7 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     return connection.fail(SQLITE_NOMEM, "out of memory", std::string());
   }
   // Open option noFollowSymlinks.
-  if (configuration.noFollowSymlinks) {
-#if SQLITE_VERSION_NUMBER >= 3031000
-    if (hasSQLiteFeature(SQLiteFeature::OpenNoFollow)) flags |= SQLITE_OPEN_NOFOLLOW;
-#endif
-    if (!hasSQLiteFeature(SQLiteFeature::OpenNoFollow)) {
-      return failMissingFeature(connection, SQLiteFeature::OpenNoFollow, "Configuration.noFollowSymlinks");
-    }
-  }
+  if (configuration.noFollowSymlinks) flags |= SQLITE_OPEN_NOFOLLOW;
   sqlite3* db = nullptr;
   const int rc =
       sqlite3_open_v2(target.c_str(), &db, flags, configuration.vfs.empty() ? nullptr : configuration.vfs.c_str());
@@ -258,7 +254,7 @@ bool openConnection(Connection& connection, const std::string& path, OpenMode mo
     sqlite3_close(db);
     try {
       message += ": " + path;
-      if (configuration.noFollowSymlinks && extended == (SQLITE_CANTOPEN | (6 << 8))) {  // SQLITE_CANTOPEN_SYMLINK
+      if (configuration.noFollowSymlinks && extended == SQLITE_CANTOPEN_SYMLINK) {
         message += " (a symbolic link, or a path through one, which noFollowSymlinks refuses)";
       }
     } catch (...) {

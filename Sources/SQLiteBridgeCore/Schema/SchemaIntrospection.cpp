@@ -7,7 +7,6 @@
 
 #include "Connection.hpp"
 #include "Query.hpp"
-#include "SQLiteFeatures.hpp"
 #include "SchemaLookup.hpp"
 #include "SchemaPragmas.hpp"
 #include "SqlText.hpp"
@@ -166,13 +165,10 @@ bool Database::tableNames(std::vector<std::string>& out) noexcept {
   if (!beginCall()) return false;
   try {
     // pragma_table_list's types: shadow tables and views are left out, and
-    // SQLite's own tables by name. Before SQLite 3.37 (no table_list),
-    // sqlite_master's tables: that SQLite has no shadow tables.
-    const char* sql = hasSQLiteFeature(SQLiteFeature::TableList)
-                          ? "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') "
-                            "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-                          : "SELECT name FROM main.sqlite_master WHERE type = 'table' "
-                            "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
+    // SQLite's own tables by name.
+    const char* sql =
+        "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') "
+        "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
     if (query(*connection_, sql, {}, [&](sqlite3_stmt* stmt) { out.push_back(columnText(stmt, 0)); })) {
       return true;
     }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "Query.hpp"
-#include "SQLiteFeatures.hpp"
 #include "SchemaPragmas.hpp"
 #include "SqlText.hpp"
 
@@ -48,29 +47,16 @@ bool kindHasType(SchemaObjectKind kind, const std::string& type) {
   return false;
 }
 
-// Each schema's schema table, in search order: triggers and indexes always;
-// tables and views on SQLite before 3.37 (no PRAGMA table_list), where the
-// schema table itself is known by its one name there (sqlite_master;
-// sqlite_temp_master in temp) and there are no shadow tables (a virtual
-// table's tables are plain tables).
+// Triggers and indexes: each schema's schema table, in search order.
 bool findInSchemaTables(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
                         const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
-  const char* types = kind == SchemaObjectKind::Trigger ? "'trigger'"
-                      : kind == SchemaObjectKind::Index ? "'index'"
-                                                        : "'table', 'view'";
+  const char* type = kind == SchemaObjectKind::Trigger ? "trigger" : "index";
   for (const std::string& candidate : order) {
     if (!schema.empty() && !sameIdentifier(candidate, schema)) continue;
-    const std::string schemaTable = schemaTableName(candidate);
-    if (sameIdentifier(name, schemaTable) && kindHasType(kind, "table")) {
-      object.schema = candidate;
-      object.name = schemaTable;
-      found = true;
-      return true;
-    }
-    const std::string sql = "SELECT name, type FROM " + quoteIdentifier(candidate) + "." + schemaTable +
-                            " WHERE type IN (" + types + ") AND name = ?1 COLLATE NOCASE";
-    const bool ok = query(connection, sql, {name}, [&](sqlite3_stmt* stmt) {
-      if (found || !kindHasType(kind, columnText(stmt, 1))) return;
+    const std::string sql = "SELECT name FROM " + quoteIdentifier(candidate) +
+                            ".sqlite_schema WHERE type = ?1 AND name = ?2 COLLATE NOCASE";
+    const bool ok = query(connection, sql, {type, name}, [&](sqlite3_stmt* stmt) {
+      if (found) return;
       object.schema = candidate;
       object.name = columnText(stmt, 0);
       found = true;
@@ -86,9 +72,6 @@ bool findInSchemaTables(Connection& connection, SchemaObjectKind kind, const std
 // any schema, the first in search order.
 bool findTableOrView(Connection& connection, SchemaObjectKind kind, const std::vector<std::string>& order,
                      const std::string& schema, const std::string& name, SchemaObject& object, bool& found) {
-  if (!hasSQLiteFeature(SQLiteFeature::TableList)) {
-    return findInSchemaTables(connection, kind, order, schema, name, object, found);
-  }
   std::size_t best = order.size();
   // PRAGMA table_list finds SQLite's schema tables by their old names only
   // (and reports the new ones).

@@ -1,14 +1,11 @@
 // The schema pragmas, run as statements (see SchemaPragmas.hpp).
 #include "SchemaPragmas.hpp"
 
-#include "SQLiteFeatures.hpp"
-
 namespace sqlitebridge {
 
 bool readTableColumns(Connection& connection, const std::string& schema, const std::string& table,
                       std::vector<TableColumnRow>& out) {
-  const bool xinfo = hasSQLiteFeature(SQLiteFeature::TableXinfo);
-  return pragmaRows(connection, schema, xinfo ? "table_xinfo" : "table_info", table, true, [&](sqlite3_stmt* stmt) {
+  return pragmaRows(connection, schema, "table_xinfo", table, true, [&](sqlite3_stmt* stmt) {
     TableColumnRow column;
     column.name = columnText(stmt, 1);
     column.declaredType = columnText(stmt, 2);
@@ -16,7 +13,7 @@ bool readTableColumns(Connection& connection, const std::string& schema, const s
     column.hasDefault = sqlite3_column_type(stmt, 4) != SQLITE_NULL;
     if (column.hasDefault) column.defaultValueSQL = columnText(stmt, 4);
     column.primaryKeyIndex = sqlite3_column_int(stmt, 5);
-    column.isHidden = xinfo && sqlite3_column_int(stmt, 6) != 0;
+    column.isHidden = sqlite3_column_int(stmt, 6) != 0;
     out.push_back(std::move(column));
   });
 }

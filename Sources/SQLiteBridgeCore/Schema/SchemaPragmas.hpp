@@ -1,9 +1,8 @@
 // The schema pragmas the core reads (table_xinfo, index_list, index_xinfo,
 // foreign_key_list, foreign_key_check, database_list), run as statements:
-// `PRAGMA "schema".name("argument")`. That form works on every SQLite, where
-// the table-valued pragma functions (`SELECT … FROM pragma_table_xinfo(?1)`)
-// need SQLite 3.16 (the encrypted build runs on SQLCipher's SQLite 3.15).
-// The rows come in the order the pragma gives them. Internal.
+// `PRAGMA "schema".name("argument")`, which names the schema and the table
+// as identifiers. The rows come in the order the pragma gives them.
+// Internal.
 #pragma once
 
 #include <string>
@@ -30,11 +29,7 @@ bool pragmaRows(Connection& connection, const std::string& schema, const char* p
 }
 
 /// The columns of `PRAGMA table_xinfo` that the core reads, by position:
-/// cid, name, type, notnull, dflt_value, pk, hidden. On SQLite before 3.26
-/// (no table_xinfo) `PRAGMA table_info` is read instead, which has no
-/// hidden column: every column it lists reads as not hidden (that SQLite
-/// has no generated columns, and leaves a virtual table's hidden columns
-/// out).
+/// cid, name, type, notnull, dflt_value, pk, hidden.
 struct TableColumnRow {
   std::string name;
   std::string declaredType;

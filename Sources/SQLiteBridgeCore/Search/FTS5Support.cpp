@@ -7,9 +7,6 @@ namespace sqlitebridge {
 fts5_api* fts5Api(sqlite3* db, Error& problem) noexcept {
   fts5_api* api = nullptr;
   std::string why = "no such function: fts5";
-// sqlite3_bind_pointer is SQLite 3.20's; the SQLCipher build links SQLCipher
-// 3 (SQLite 3.15, no FTS5) whatever sqlite3.h it compiles with.
-#if SQLITE_VERSION_NUMBER >= 3020000 && !defined(SQLITEBRIDGE_SQLCIPHER)
   sqlite3_stmt* statement = nullptr;
   if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, nullptr) == SQLITE_OK) {
     sqlite3_bind_pointer(statement, 1, static_cast<void*>(&api), "fts5_api_ptr", nullptr);
@@ -18,9 +15,6 @@ fts5_api* fts5Api(sqlite3* db, Error& problem) noexcept {
     why = sqlite3_errmsg(db);
   }
   sqlite3_finalize(statement);
-#else
-  (void)db;
-#endif
   if (api != nullptr) return api;
   try {
     problem = Error{SQLITE_ERROR, SQLITE_ERROR,

@@ -50,10 +50,6 @@ bool isSQLiteReservedName(std::string_view name) noexcept {
   return name.size() >= 7 && sameIdentifier(name.substr(0, 7), "sqlite_");
 }
 
-std::string schemaTableName(std::string_view schema) {
-  return sameIdentifier(schema, "temp") ? "sqlite_temp_master" : "sqlite_master";
-}
-
 std::size_t skipIgnorable(std::string_view sql, std::size_t from) noexcept {
   std::size_t i = from;
   const std::size_t n = sql.size();

@@ -24,10 +24,6 @@ SQLITEBRIDGE_API std::string foldIdentifier(std::string_view identifier);
 /// Whether `name` starts with `sqlite_` in any ASCII case: the prefix SQLite
 /// keeps for its own tables (sqlite_schema, sqlite_sequence, sqlite_stat1…).
 SQLITEBRIDGE_API bool isSQLiteReservedName(std::string_view name) noexcept;
-/// The name of `schema`'s schema table that every SQLite knows:
-/// "sqlite_temp_master" for temp (`temp.sqlite_master` needs SQLite 3.33,
-/// and the SQLCipher build's is 3.15), "sqlite_master" for the others.
-SQLITEBRIDGE_API std::string schemaTableName(std::string_view schema);
 
 /// Position of the first character at or after `from` that is not
 /// whitespace, a semicolon or a comment; `sql.size()` when only those remain.

@@ -10,7 +10,6 @@
 #include <memory>
 
 #include "Cluster/ClusterSupport.hpp"
-#include "SQLiteVersionSupport.hpp"
 
 using sqlitebridge::ClusterDatabase;
 using sqlitebridge::ClusterMember;
@@ -265,10 +264,8 @@ TEST_F(ClusterDatabaseTest, AddingAGuardedColumnWithADefaultTheNodesAbortOnIsRef
 }
 
 TEST_F(ClusterDatabaseTest, GeneratedColumnsDeclaredBooleanAreGuarded) {
-  // The client's copy of the schema is made by the SQLite it links: one
-  // older than 3.31 (the SQLCipher build's 3.15) cannot make table g, and
-  // the nodes it failed to guard would abort on the UPDATE.
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3031000, "generated columns in the client's copy of the schema");
+  // The client's copy of the schema is made by the SQLite it links; the
+  // nodes would abort on the UPDATE if it failed to guard the columns.
   ASSERT_TRUE(db_.execute("CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN AS (a) VIRTUAL)"));
   ASSERT_TRUE(db_.execute("INSERT INTO g(a) VALUES (1)")) << db_.lastError().message;
   ASSERT_FALSE(db_.execute("UPDATE g SET a = 'yes'"));

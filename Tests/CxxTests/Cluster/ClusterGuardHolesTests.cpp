@@ -12,7 +12,6 @@
 #include <mutex>
 
 #include "Cluster/FakeDqliteServer.hpp"
-#include "SQLiteVersionSupport.hpp"
 
 using sqlitebridge::ClusterDatabase;
 using sqlitebridge_test::FakeDqliteServer;
@@ -112,9 +111,8 @@ TEST(ClusterGuardHoles, AddingAGuardedColumnWithADefaultTheNodesAbortOnIsRefused
 }
 
 TEST(ClusterGuardHoles, GeneratedColumnsAreGuardedAfterEveryInsertAndUpdate) {
-  // The client's copy of the schema is made by the SQLite it links: one
-  // older than 3.31 (the SQLCipher build's 3.15) cannot make table g.
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3031000, "generated columns in the client's copy of the schema");
+  // The client's copy of the schema is made by the SQLite it links, which
+  // knows generated columns.
   SchemaNode node;
   node.setSchema({{"main", "table", "g",
                    "CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN GENERATED ALWAYS AS (a) VIRTUAL, "

@@ -93,7 +93,7 @@ TEST_F(Tracing, StatementAndProfileEventsTogetherWithExpandedSQL) {
 }
 
 TEST_F(Tracing, ATriggerAndItsStatementsAreNamedByComments) {
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3040000, "tracing each statement of a trigger (SQLite 3.15 traces only the trigger)");
+  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3040000, "tracing each statement of a trigger");
   ASSERT_TRUE(
       db_.executeScript("CREATE TABLE log(entry TEXT);"
                         "CREATE TRIGGER notes_logged AFTER INSERT ON notes BEGIN"

@@ -6,7 +6,6 @@
 // per cached statement.
 #include <string>
 
-#include "SQLiteVersionSupport.hpp"
 #include "TestSupport.hpp"
 
 using sqlitebridge::Database;
@@ -112,8 +111,7 @@ TEST_F(Regions, CountStarAndRowidMeanTheWholeTable) {
 }
 
 TEST_F(Regions, ATableReadWithoutItsColumnsIsWhole) {
-  // The same on every SQLite: an old one's authorizer (before 3.19, as the
-  // SQLCipher build's 3.15) does not report such a table at all.
+  // The authorizer reports such a table with an empty column name.
   EXPECT_EQ(regionOf("SELECT 1 FROM plain"), "plain(*)");
   EXPECT_EQ(regionOf("SELECT EXISTS (SELECT 1 FROM tags)"), "tags(*)");
   EXPECT_EQ(regionOf("SELECT title, (SELECT count(*) FROM notes) FROM notes"), "notes(*)");
@@ -147,10 +145,7 @@ TEST_F(Regions, SQLitesOwnTablesAreLeftOut) {
 }
 
 TEST_F(Regions, PragmaTablesAreLeftOut) {
-  // Table-valued pragma functions (pragma_table_info(...)) came with SQLite
-  // 3.16.0: on SQLite 3.15 (the SQLCipher build) such a statement fails to
-  // prepare ("no such table: pragma_table_info"), so it has no region.
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3016000, "table-valued pragma functions (pragma_table_info)");
+  // A table-valued pragma function (pragma_table_info(...)) is no table.
   EXPECT_EQ(regionOf("SELECT name FROM pragma_table_info('notes')"), "empty");
 }
 

@@ -440,8 +440,8 @@ TEST_F(TransactionObservers, TracingLeavesOutTheLookupsOfObservation) {
   db_.trace(sqlitebridge::TraceOptions::Statements | sqlitebridge::TraceOptions::Profile,
             [&](const sqlitebridge::TraceEvent& event) { traced.push_back(event.sql); });
   auto recorder = observe({"other"});
-  // Preparing them, the core looks up `other` (a virtual table?) and, on
-  // SQLite 3.15, reads the query's program: none of that is traced.
+  // Preparing them, the core looks up `other` (a virtual table?): none of
+  // that is traced.
   ASSERT_TRUE(db_.execute("INSERT INTO other VALUES (1)")) << db_.error();
   ASSERT_TRUE(db_.execute("SELECT count(*) FROM other")) << db_.error();
   EXPECT_EQ(traced, (Told{"INSERT INTO other VALUES (1)", "INSERT INTO other VALUES (1)", "SELECT count(*) FROM other",

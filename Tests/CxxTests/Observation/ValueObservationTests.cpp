@@ -166,8 +166,7 @@ TYPED_TEST(Observations, TheCoresOwnLookupsWhilePreparingAFetchAreNotRead) {
   Values values;
   std::atomic<int> fetches{0};
   // The first fetch prepares its statement: the core then asks SQLite
-  // whether `id` is the rowid alias (and, on SQLite 3.15, reads the
-  // statement's program), which the fetch itself does not read.
+  // whether `id` is the rowid alias, which the fetch itself does not read.
   ObservationHandle handle = this->observeCount("SELECT ifnull(max(id), 0) FROM items", values, fetches);
   ASSERT_TRUE(values.waitForLast(0));
   ASSERT_EQ(fetches.load(), 1);

@@ -103,7 +103,6 @@ TEST(ConfigurationDefaults, FullFsyncIsOnByDefaultOnApplePlatformsOnly) {
 }
 
 TEST_F(ConfigurationAtOpen, FullFsyncSetsBothPragmasOnEveryConnection) {
-  // Two statements: SQLCipher's SQLite (3.15) has no pragma functions.
   const auto both = [](Database& db) {
     return std::to_string(scalarInteger(db, "PRAGMA fullfsync")) +
            std::to_string(scalarInteger(db, "PRAGMA checkpoint_fullfsync"));

@@ -57,8 +57,8 @@ class JSONColumnTest : public ::testing::Test {
         << db_.error();
   }
 
-  /// Whether this SQLite has the JSON functions (SQLCipher's 3.15.2 build
-  /// on Debian 12 does not).
+  /// Whether this SQLite has the JSON functions (a build may leave them out:
+  /// SQLITE_OMIT_JSON).
   bool hasJSONFunctions() { return db_.execute("SELECT json_extract('[1]', '$[0]')"); }
 
   Database db_ = Database::open(":memory:");

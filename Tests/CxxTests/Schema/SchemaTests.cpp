@@ -127,7 +127,6 @@ TEST_F(Schema, InjectionLookingNamesRunNothing) {
 }
 
 TEST_F(Schema, GeneratedColumnsAreListed) {
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3031000, "generated columns");
   ASSERT_TRUE(db_.execute("CREATE TABLE g(a INTEGER, b INTEGER, total AS (a + b) VIRTUAL, twice AS (a * 2) STORED)"))
       << db_.error();
   Names columns;

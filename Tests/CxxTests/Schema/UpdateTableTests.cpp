@@ -1,6 +1,5 @@
 // updateTable: rebuilding a table with a new schema in one transaction, and
 // leaving everything untouched when any step fails.
-#include "SQLiteVersionSupport.hpp"
 #include "TestSupport.hpp"
 
 using sqlitebridge::Database;
@@ -46,7 +45,7 @@ class UpdateTable : public ::testing::Test {
     EXPECT_EQ(state(), before);
     EXPECT_FALSE(db_.isInTransaction());
     EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'notes_old'"), 0);
-    if (sqliteIsAtLeast(3025000)) EXPECT_EQ(scalarInteger(db_, "PRAGMA legacy_alter_table"), 0);
+    EXPECT_EQ(scalarInteger(db_, "PRAGMA legacy_alter_table"), 0);
   }
 
   Database db_ = Database::open(":memory:");
@@ -119,7 +118,6 @@ TEST_F(UpdateTable, EmptyInsertCopiesTheSharedColumns) {
 }
 
 TEST_F(UpdateTable, EmptyInsertSkipsGeneratedColumns) {
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3031000, "generated columns");
   ASSERT_TRUE(
       db_.executeScript("CREATE TABLE g(a INTEGER, b INTEGER, total AS (a + b));"
                         "INSERT INTO g(a, b) VALUES (1, 2), (3, 4);"))
@@ -255,7 +253,7 @@ TEST_F(UpdateTable, ErrorIsClearedAndPragmasAreRestoredAfterSuccess) {
       << db_.error();
   EXPECT_EQ(db_.lastError().code, 0);
   EXPECT_EQ(db_.error(), "");
-  if (sqliteIsAtLeast(3025000)) EXPECT_EQ(scalarInteger(db_, "PRAGMA legacy_alter_table"), 0);
+  EXPECT_EQ(scalarInteger(db_, "PRAGMA legacy_alter_table"), 0);
   EXPECT_EQ(scalarInteger(db_, "PRAGMA foreign_keys"), 1) << "on by default, and restored";
   EXPECT_FALSE(db_.isInTransaction());
 }

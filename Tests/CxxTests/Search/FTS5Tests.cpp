@@ -1,7 +1,7 @@
 // Full-text search (FTS5): patterns made from what a user typed, through
 // SQLite's own tokenizer, that never fail to parse; FTS5 tables with each
 // tokenizer and content mode, kept in step by triggers; ranked search. On a
-// SQLite without FTS5 (the SQLCipher build's 3.15) every helper fails with
+// SQLite built without FTS5 (no ENABLE_FTS5) every helper fails with
 // an error naming the fts5 module. The Swift suite mirrors these cases
 // (Tests/SQLiteBridgeTests/Search/FTS5Tests.swift).
 #include <random>

@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "SQLiteVersionSupport.hpp"
 #include "TestSupport.hpp"
 
 using sqlitebridge::Database;
@@ -154,10 +153,9 @@ TEST_F(ExecuteCallback, BindCallbackMayUseNamedArguments) {
 TEST_F(ExecuteCallback, BindReturningFalseFailsWithAbortAndNothingRuns) {
   int rows = 0;
   EXPECT_FALSE(db_.execute(
-      // RETURNING (SQLite 3.35) would give a row if the insert ran.
-      sqliteIsAtLeast(3035000) ? "INSERT INTO notes(title) VALUES (?) RETURNING id"
-                               : "INSERT INTO notes(title) VALUES (?)",
-      [](Statement& stmt) { return !stmt.bind(1, "never"); }, [&](const RowView&) { ++rows; }));
+      // RETURNING would give a row if the insert ran.
+      "INSERT INTO notes(title) VALUES (?) RETURNING id", [](Statement& stmt) { return !stmt.bind(1, "never"); },
+      [&](const RowView&) { ++rows; }));
   const auto error = db_.lastError();
   EXPECT_EQ(error.code, SQLITE_ABORT);
   EXPECT_EQ(error.extendedCode, SQLITE_ABORT);

@@ -1,6 +1,5 @@
 // Database::execute: exactly one statement, argument binding, results, and
 // the connection state it leaves (last rowid, changes).
-#include "SQLiteVersionSupport.hpp"
 #include "TestSupport.hpp"
 
 using sqlitebridge::Database;
@@ -218,7 +217,6 @@ TEST_F(Execute, RowOverloadGivesAnEmptyRowWhenThereAreNone) {
 }
 
 TEST_F(Execute, RowOverloadRunsTheStatementToCompletion) {
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3035000, "RETURNING");
   ASSERT_TRUE(db_.execute("INSERT INTO notes(title) VALUES ('a'), ('b'), ('c')"));
   Row row;
   ASSERT_TRUE(db_.execute("UPDATE notes SET body = 'done' RETURNING id", row)) << db_.error();

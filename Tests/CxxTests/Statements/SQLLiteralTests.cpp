@@ -214,7 +214,8 @@ TEST_F(SQLLiteral, AThousandValuesInAList) {
   EXPECT_EQ(query.arguments().size(), 1000u);
   std::vector<Row> rows;
   if (sqlite3_limit(db_.handle(), SQLITE_LIMIT_VARIABLE_NUMBER, -1) < 1000) {
-    // SQLite before 3.32 (the SQLCipher build's) allows 999 parameters.
+    // A SQLite built with a lower SQLITE_MAX_VARIABLE_NUMBER (999 was the
+    // default before 3.32) refuses them.
     EXPECT_FALSE(db_.execute(query, &rows));
     EXPECT_TRUE(contains(db_.lastError().message, "too many SQL variables")) << db_.error();
     return;

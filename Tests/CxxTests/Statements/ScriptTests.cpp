@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "SQLiteVersionSupport.hpp"
 #include "TestSupport.hpp"
 
 using sqlitebridge::Database;
@@ -45,7 +44,6 @@ class Scripts : public ::testing::Test {
 // MARK: executeScript with rows
 
 TEST_F(Scripts, CallbackSeesTheRowsOfEveryStatementInOrder) {
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3035000, "RETURNING");
   std::vector<std::string> seen;
   ASSERT_TRUE(
       db_.executeScript("CREATE TABLE b(y TEXT);\n"

@@ -6,7 +6,6 @@
 #include <climits>
 #include <cstring>
 
-#include "SQLiteVersionSupport.hpp"
 #include "HostileSupport.hpp"
 #include <sqlitebridge/interop/Interop.hpp>
 
@@ -342,7 +341,7 @@ class HostileFullDisk : public ::testing::Test {
     EXPECT_FALSE(db_.isInTransaction());
     EXPECT_EQ(state(), before_);
     EXPECT_EQ(scalarText(db_, "PRAGMA integrity_check"), "ok");
-    if (sqliteIsAtLeast(3025000)) EXPECT_EQ(scalarInteger(db_, "PRAGMA legacy_alter_table"), 0);
+    EXPECT_EQ(scalarInteger(db_, "PRAGMA legacy_alter_table"), 0);
     freeDisk();
     EXPECT_TRUE(db_.execute("INSERT INTO notes(title) VALUES ('after')")) << db_.error();
     EXPECT_EQ(scalarInteger(db_, "SELECT count(*) FROM notes"), 301);

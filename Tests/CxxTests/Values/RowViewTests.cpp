@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "SQLiteVersionSupport.hpp"
 #include "TestSupport.hpp"
 
 using sqlitebridge::ColumnView;
@@ -502,7 +501,6 @@ TEST_F(RowViews, StatementForEachRowStepsTheStatement) {
 }
 
 TEST_F(RowViews, StatementForEachRowReportsAFailedStep) {
-  SQLITEBRIDGE_SKIP_UNLESS_SQLITE(3035000, "RETURNING");
   ASSERT_TRUE(db_.execute("CREATE TABLE u(x UNIQUE)"));
   Statement insert = db_.prepare("INSERT INTO u VALUES (1), (1) RETURNING x");
   ASSERT_TRUE(insert.isValid()) << db_.error();

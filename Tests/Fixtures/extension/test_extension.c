@@ -18,8 +18,8 @@
  *   loaded for the life of the process (SQLITE_OK_LOAD_PERMANENTLY) since a
  *   registered VFS must outlive the connection that loaded it.
  *
- * Only functions of the API routines table that SQLite 3.15 (SQLCipher's
- * base on Debian 12) has are used, so it loads in both builds.
+ * Only long-standing functions of the API routines table are used, so it
+ * loads in every build.
  */
 #include <sqlite3ext.h>
 #include <string.h>

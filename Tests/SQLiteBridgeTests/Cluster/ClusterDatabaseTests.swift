@@ -250,11 +250,9 @@ struct ClusterDatabaseTests {
     #expect(try db.rows("SELECT * FROM t").map(\.values) == [[1, 1]])
   }
 
-  // The client's copy of the schema is made by the SQLite it links: one
-  // older than 3.31 (the SQLCipher build's 3.15) cannot make table g, and
-  // the nodes it failed to guard would abort on the UPDATE.
-  @Test(.enabled(if: sqliteIsAtLeast(3_031_000), "generated columns in the client's copy need SQLite 3.31"))
-  func generatedColumnsDeclaredBooleanAreGuarded() throws {
+  // The client's copy of the schema is made by the SQLite it links; the
+  // nodes would abort on the UPDATE if it failed to guard the columns.
+  @Test func generatedColumnsDeclaredBooleanAreGuarded() throws {
     let db = try open("generated-boolean")
     try db.execute("CREATE TABLE g(a, b BOOLEAN AS (a) STORED, c BOOLEAN AS (a) VIRTUAL)")
     try db.execute("INSERT INTO g(a) VALUES (1)")

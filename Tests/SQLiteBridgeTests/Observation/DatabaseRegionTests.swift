@@ -117,11 +117,7 @@ struct DatabaseRegionTests {
     }
   }
 
-  // SQLite 3.15 (the SQLCipher build) authorizes COUNT(*) and has no pragma
-  // tables: its regions differ there (a known gap of the open observation
-  // work), as DatabaseRegionTests.cpp skips too.
-  @Test(.enabled(if: sqliteIsAtLeast(3_037_000), "this region rule needs SQLite 3.37"))
-  func countStarAndRowidMeanTheWholeTable() throws {
+  @Test func countStarAndRowidMeanTheWholeTable() throws {
     try withRegions { db throws in
       #expect(try db.region(of: "SELECT COUNT(*) FROM plain").description == "plain(*)")
       #expect(try db.region(of: "SELECT rowid FROM plain").description == "plain(*)")
@@ -150,11 +146,7 @@ struct DatabaseRegionTests {
     }
   }
 
-  // SQLite 3.15 (the SQLCipher build) authorizes COUNT(*) and has no pragma
-  // tables: its regions differ there (a known gap of the open observation
-  // work), as DatabaseRegionTests.cpp skips too.
-  @Test(.enabled(if: sqliteIsAtLeast(3_037_000), "this region rule needs SQLite 3.37"))
-  func sqlitesOwnTablesAndPragmaTablesAreLeftOut() throws {
+  @Test func sqlitesOwnTablesAndPragmaTablesAreLeftOut() throws {
     try withRegions { db throws in
       #expect(try db.region(of: "SELECT name FROM sqlite_master").isEmpty)
       #expect(try db.region(of: "SELECT name FROM pragma_table_info('notes')").isEmpty)

@@ -29,7 +29,6 @@ struct ConfigurationTests {
     #else
       #expect(!Configuration().fullFsync)
     #endif
-    // Two statements: SQLCipher's SQLite (3.15) has no pragma functions.
     let both: (Database) throws -> [DatabaseValue] = { db in
       try db.execute("PRAGMA fullfsync").map { $0["fullfsync"] ?? .null }
         + db.execute("PRAGMA checkpoint_fullfsync").map { $0["checkpoint_fullfsync"] ?? .null }

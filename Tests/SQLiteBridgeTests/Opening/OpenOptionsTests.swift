@@ -95,8 +95,7 @@ struct OpenOptionsTests {
 
   // MARK: noFollowSymlinks
 
-  @Test(.enabled(if: sqliteIsAtLeast(3_031_000), "noFollowSymlinks needs SQLite 3.31"))
-  func noFollowSymlinksRefusesALinkThatOpensWithoutIt() throws {
+  @Test func noFollowSymlinksRefusesALinkThatOpensWithoutIt() throws {
     try withTemporaryDirectory { directory in
       let real = directory + "/real.db"
       try makeDatabaseFile(at: real, script: "CREATE TABLE t(x); INSERT INTO t VALUES (5);")

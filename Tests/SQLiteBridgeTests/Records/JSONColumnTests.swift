@@ -8,8 +8,8 @@ import Testing
 // not JSON for the property fails with `.mismatch` naming the column; SQLite's
 // JSON functions work over the stored text.
 
-/// Whether this SQLite has the JSON functions (the system SQLite 3.40.1
-/// does; SQLCipher's 3.15.2 build on Debian 12 was built without JSON1).
+/// Whether this SQLite has the JSON functions (a build may leave them out:
+/// SQLITE_OMIT_JSON).
 private let sqliteHasJSONFunctions: Bool = {
   guard let database = try? Database(path: ":memory:") else { return false }
   return (try? database.execute("SELECT json_extract('[1]', '$[0]')")) != nil
@@ -516,7 +516,7 @@ struct JSONColumnTests {
 
   // MARK: SQLite's JSON functions
 
-  @Test(.enabled(if: sqliteHasJSONFunctions, "this SQLite lacks the JSON functions (SQLCipher's 3.15.2 build)"))
+  @Test(.enabled(if: sqliteHasJSONFunctions, "this SQLite lacks the JSON functions (built with SQLITE_OMIT_JSON)"))
   func jsonFunctionsReadTheStoredColumns() throws {
     let database = try profiles()
     try database.insert(Self.ann)

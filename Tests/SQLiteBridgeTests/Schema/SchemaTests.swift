@@ -79,8 +79,7 @@ struct SchemaTests {
     #expect(try tableNames(database) == ["t", "x; DROP TABLE t"])
   }
 
-  @Test(.enabled(if: sqliteIsAtLeast(3_031_000), "generated columns need SQLite 3.31"))
-  func generatedColumnsAreIncluded() throws {
+  @Test func generatedColumnsAreIncluded() throws {
     let database = try memoryDatabase()
     try database.execute(
       "CREATE TABLE g(a INT, b INT GENERATED ALWAYS AS (a * 2) VIRTUAL, c INT AS (a + 1) STORED, d TEXT)")

@@ -109,8 +109,7 @@ struct UpdateTableTests {
       ])
   }
 
-  @Test(.enabled(if: sqliteIsAtLeast(3_031_000), "generated columns need SQLite 3.31"))
-  func emptyInsertSkipsGeneratedColumns() throws {
+  @Test func emptyInsertSkipsGeneratedColumns() throws {
     let database = try memoryDatabase()
     try database.executeScript(
       """

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteBridge
 import Testing
 
-/// Whether this SQLite has FTS5 (the SQLCipher build's 3.15 has not).
+/// Whether this SQLite has FTS5 (a build without ENABLE_FTS5 has not).
 private let fts5IsAvailable = (try? FTS5Pattern.tokens(in: "probe")) != nil
 
 /// Full-text search: patterns from what a user typed (SQLite's tokenizer,

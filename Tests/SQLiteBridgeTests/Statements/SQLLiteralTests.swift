@@ -160,12 +160,6 @@ struct SQLLiteralTests {
     let ids = Array(Int64(1)...1000)
     let query: SQL = "SELECT count(*), sum(id) FROM notes WHERE id IN \(ids)"
     #expect(query.arguments.count == 1000)
-    if !sqliteIsAtLeast(3_032_000) {
-      // Before 3.32 (the SQLCipher build's SQLite) the limit is 999 parameters.
-      let error = try #require(throws: DatabaseError.self) { try database.rows(literal: query) }
-      #expect(error.message.contains("too many SQL variables"))
-      return
-    }
     #expect(try database.rows(literal: query).map(\.values) == [[1000, 500_500]])
   }
 

@@ -252,8 +252,7 @@ struct StatementCacheTests {
     #expect(names == ["code", "amount", "note"])
   }
 
-  @Test(.enabled(if: sqliteIsAtLeast(3_025_000), "RENAME COLUMN needs SQLite 3.25"))
-  func cachedStatementFollowsAColumnRename() throws {
+  @Test func cachedStatementFollowsAColumnRename() throws {
     let database = try sampleDatabase()
     let sql = "SELECT * FROM t WHERE id = 1"
     #expect(try database.execute(sql) == [["id": 1, "name": "one"]])

@@ -2,16 +2,18 @@
 // reach to make the core's rare paths happen and to know that they did:
 // transient failures injected into a queue's or pool's transaction begins,
 // counters of retries, waits and external-change checks, a statement lent
-// without a statement variable, and the UTF-8 check behind the core's
-// wording. Never included by <sqlitebridge/sqlitebridge.hpp> nor by the
-// production interop headers; Swift tests import it with the explicit
-// submodule SQLiteBridgeCore.Testing, which no source under Sources/
-// imports. Definitions: Sources/SQLiteBridgeCore/Concurrency/ConcurrencyTesting.cpp
-// and Values/ValueAccess.cpp (the rest is inline).
+// without a statement variable, the UTF-8 check behind the core's wording,
+// and the message an open fails with on a SQLite older than the minimum.
+// Never included by <sqlitebridge/sqlitebridge.hpp> nor by the production
+// interop headers; Swift tests import it with the explicit submodule
+// SQLiteBridgeCore.Testing, which no source under Sources/ imports.
+// Definitions: Sources/SQLiteBridgeCore/Concurrency/ConcurrencyTesting.cpp,
+// Values/ValueAccess.cpp and Opening/SQLiteMinimum.cpp (the rest is inline).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "../Export.hpp"
 #include "../sqlitebridge.hpp"
@@ -70,6 +72,17 @@ struct SQLITEBRIDGE_API ValueTesting {
   /// Whether `size` bytes at `bytes` are well-formed UTF-8 (what the core
   /// shows as text, and not as "text that is not valid UTF-8").
   static bool isValidUTF8(const void* bytes, std::size_t size) noexcept;
+};
+
+/// The check every open makes of the loaded SQLite's version, for tests:
+/// the library the suite runs on is what it is, so the refusal of an older
+/// one is tested on version numbers.
+struct SQLITEBRIDGE_API OpeningTesting {
+  /// The message of the error an open fails with (SQLITE_ERROR) when the
+  /// loaded SQLite's `sqlite3_libversion_number()` is `versionNumber`;
+  /// empty when that version is new enough (3.37.0 or newer). False, with
+  /// `message` empty, only when memory ran out.
+  static bool sqliteVersionProblem(int versionNumber, std::string& message) noexcept;
 };
 
 }  // namespace sqlitebridge::interop
