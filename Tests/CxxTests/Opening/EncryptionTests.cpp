@@ -290,6 +290,31 @@ TEST(Encryption, APoolOpensItsWriterAndReadersWithTheKey) {
   EXPECT_FALSE(contains(readFile(dir / "pool.db-wal"), kMarker));
 }
 
+// SQLCipher 4 is built with snapshots: a snapshot's own connection and the
+// readers that open it are keyed like the pool's.
+TEST(Encryption, AnEncryptedPoolsSnapshotKeepsItsStateAcrossACommit) {
+  SKIP_UNLESS_ENCRYPTED();
+  ASSERT_TRUE(sqlitebridge::snapshotsAvailable()) << "the SQLCipher 4 engine is built with SQLITE_ENABLE_SNAPSHOT";
+  TempDir dir;
+  DatabasePool pool(dir / "pool.db", keyed("pool key"));
+  ASSERT_TRUE(pool.isOpen()) << pool.openError().message;
+  Error error;
+  ASSERT_TRUE(pool.write(storeMarker, &error)) << error.message;
+  sqlitebridge::DatabaseSnapshot snapshot;
+  ASSERT_TRUE(pool.makeSnapshot(snapshot, &error)) << error.message;
+  ASSERT_TRUE(pool.write([](Database& db) { return db.execute("DELETE FROM notes"); }, &error)) << error.message;
+  std::string seen;
+  ASSERT_TRUE(snapshot.read(
+      [&](Database& db) {
+        seen = readMarker(db);
+        return true;
+      },
+      &error))
+      << error.message;
+  EXPECT_EQ(seen, kMarker);
+  EXPECT_EQ(pool.read([](Database& db) { return scalarInteger(db, "SELECT count(*) FROM notes"); }), 0);
+}
+
 TEST(Encryption, AKeyWithANulByteUsesEveryByte) {
   SKIP_UNLESS_ENCRYPTED();
   TempDir dir;

@@ -259,6 +259,21 @@ struct EncryptionTests {
     }
   }
 
+  /// SQLCipher 4 is built with snapshots: a snapshot's own connection and
+  /// the readers that open it are keyed like the pool's.
+  @Test(.enabled(if: Database.isEncryptionAvailable, "needs the SQLCipher build"))
+  func anEncryptedPoolsSnapshotKeepsItsStateAcrossACommit() throws {
+    #expect(DatabaseSnapshot.isAvailable, "the SQLCipher 4 engine is built with SQLITE_ENABLE_SNAPSHOT")
+    try withTemporaryDirectory { directory in
+      let pool = try DatabasePool(path: directory + "/pool.db", configuration: keyed("pool key"))
+      try pool.write { try writeMarker($0) }
+      let snapshot = try pool.makeSnapshot()
+      try pool.write { try $0.execute("DELETE FROM notes") }
+      #expect(try snapshot.read { try readMarker($0) } == .text(Self.marker))
+      #expect(try pool.read { try scalar($0, "SELECT count(*) FROM notes") } == .integer(0))
+    }
+  }
+
   /// A Swift `String` key is its UTF-8 bytes, all of them: a NUL character
   /// does not end it.
   @Test(.enabled(if: Database.isEncryptionAvailable, "needs the SQLCipher build"))
