@@ -1,6 +1,8 @@
 #include "Connection.hpp"
 
+#include <cstdint>
 #include <new>
+#include <vector>
 
 #include "ConnectionObservation.hpp"
 #include "StorageFailure.hpp"
@@ -108,7 +110,49 @@ bool Connection::failFromSQLite(int resultCode, const std::string& sql) noexcept
       message = sqlite3_errmsg(db);
     }
   }
-  return fail(extended, describeStorageFailure(extended, message != nullptr ? message : ""), sql);
+  const bool failed = fail(extended, describeStorageFailure(extended, message != nullptr ? message : ""), sql);
+  if ((extended & 0xff) == SQLITE_IOERR) resyncJournalAfterFailedCommit();
+  return failed;
+}
+
+// A commit in TRUNCATE or PERSIST mode ends by truncating (or zeroing the
+// header of) the journal and syncing it; when that sync fails, the old,
+// valid journal may still be what the disk holds, and the next transaction
+// would write its own journal over it: a power cut before that journal's
+// sync can leave the old header over a mix of records, which SQLite's
+// sampled checksum may accept (docs/RELIABILITY.md, promise 15). With no
+// transaction open, the journal holds only the committed state's empty
+// journal: syncing it again makes that durable before anything else is
+// written. (When the sync fails again, the message says so; closing the
+// connection there is still to decide: statements may be in flight.)
+void Connection::resyncJournalAfterFailedCommit() noexcept {
+  if (db == nullptr || sqlite3_get_autocommit(db) == 0) return;
+  const char* file = sqlite3_db_filename(db, "main");
+  if (file == nullptr || *file == '\0') return;
+  sqlite3_vfs* vfs = nullptr;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) != SQLITE_OK || vfs == nullptr) return;
+  // SQLite closes the journal when the transaction ends: open it again (it
+  // exists in TRUNCATE and PERSIST mode; in DELETE mode there is none).
+  std::vector<std::uint64_t> storage;
+  try {
+    storage.resize((static_cast<std::size_t>(vfs->szOsFile) + 7) / 8 + 1);
+  } catch (...) {
+    return;  // out of memory: the error already recorded stands
+  }
+  sqlite3_file* journal = reinterpret_cast<sqlite3_file*>(storage.data());
+  int flags = 0;
+  if (vfs->xOpen(vfs, sqlite3_filename_journal(file), journal, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MAIN_JOURNAL,
+                 &flags) != SQLITE_OK) {
+    if (journal->pMethods != nullptr) journal->pMethods->xClose(journal);
+    return;
+  }
+  const int rc = journal->pMethods->xSync(journal, SQLITE_SYNC_NORMAL);
+  journal->pMethods->xClose(journal);
+  if (rc == SQLITE_OK) return;
+  try {
+    error.message += " (the journal could not be synced after the failed commit either)";
+  } catch (...) {
+  }
 }
 
 bool Connection::begin() noexcept {

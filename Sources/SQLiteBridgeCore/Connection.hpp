@@ -86,6 +86,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// Records the error SQLite reported with result code `resultCode`, taking
   /// the message and extended code from the handle; returns false.
   bool failFromSQLite(int resultCode, const std::string& sql) noexcept;
+  /// After an I/O error with no transaction open: syncs the main journal
+  /// again (see Connection.cpp).
+  void resyncJournalAfterFailedCommit() noexcept;
   /// Fails with SQLITE_MISUSE when the connection is closed; otherwise
   /// clears the last error. Every public call starts with it.
   bool begin() noexcept;
