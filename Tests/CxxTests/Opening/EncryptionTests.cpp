@@ -101,6 +101,17 @@ TEST(Encryption, ChangeKeyOnAClosedDatabaseFailsWithMisuse) {
 
 // MARK: The default build (system SQLite)
 
+// Both builds: the SQLCipher version is there exactly when the build
+// encrypts, and it is SQLCipher 4.
+TEST(Encryption, CipherVersionNamesSQLCipher4ExactlyInTheEncryptingBuild) {
+  const std::string version = Database::cipherVersion();
+  if (Database::isEncryptionAvailable()) {
+    EXPECT_TRUE(startsWith(version, "4.")) << version;
+  } else {
+    EXPECT_EQ(version, "");
+  }
+}
+
 TEST(Encryption, TheDefaultBuildCannotEncrypt) {
   SKIP_IF_ENCRYPTED();
   EXPECT_FALSE(Database::isEncryptionAvailable());

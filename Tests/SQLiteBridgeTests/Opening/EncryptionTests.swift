@@ -74,6 +74,16 @@ struct EncryptionTests {
 
   // MARK: The default build (system SQLite)
 
+  /// Both builds: the SQLCipher version is there exactly when the build
+  /// encrypts, and it is SQLCipher 4.
+  @Test func cipherVersionNamesSQLCipher4ExactlyInTheEncryptingBuild() {
+    if Database.isEncryptionAvailable {
+      #expect(Database.cipherVersion?.hasPrefix("4.") == true, "\(String(describing: Database.cipherVersion))")
+    } else {
+      #expect(Database.cipherVersion == nil)
+    }
+  }
+
   @Test(.disabled(if: Database.isEncryptionAvailable, "the SQLCipher build encrypts"))
   func theDefaultBuildCannotEncrypt() {
     #expect(!Database.isEncryptionAvailable)
