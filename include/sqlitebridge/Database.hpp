@@ -25,6 +25,7 @@
 #include "SQL.hpp"
 #include "Record.hpp"
 #include "OpenMode.hpp"
+#include "Query.hpp"
 #include "Row.hpp"
 #include "Schema.hpp"
 #include "Statement.hpp"
@@ -631,6 +632,28 @@ class SQLITEBRIDGE_API Database {
   /// SQLite's order). Fails as `fetch`.
   template <typename T>
   bool fetchAll(std::vector<T>& out);
+  // Query requests (Query.hpp): each renders the request through the core's
+  // query compiler (`QueryRequest::makeSQL` and its count and delete forms)
+  // and runs the statement it becomes. Each fails as rendering does (the
+  // reason in `lastError()`: SQLITE_MISUSE for a malformed request, the
+  // schema's error for a missing table, SQLITE_ERROR naming both tables when
+  // no foreign key, or several, join them) and then as running SQL does.
+
+  /// Runs `request` and appends its rows to `*rows` when `rows` is not null
+  /// (nothing is appended on failure).
+  bool fetch(const QueryRequest& request, std::vector<Row>* rows) noexcept;
+  /// Sets `count` to the number of rows `request` returns (`SELECT COUNT(*)`
+  /// over it); `count` is unchanged on failure.
+  bool fetchCount(const QueryRequest& request, std::int64_t& count) noexcept;
+  /// Deletes the rows of the request's table that `request` returns (its
+  /// filters, joins, grouping and limit; its order and selection change
+  /// nothing) and sets `*changed`, when not null, to how many went.
+  bool deleteAll(const QueryRequest& request, std::int64_t* changed = nullptr) noexcept;
+  /// Appends a `T` (`RecordTraits<T>::read`) per row `request` returns to
+  /// `out`. Fails as `fetch(request, rows)`, and as the record `fetch` does
+  /// when a row does not read as a `T`; appends nothing on failure.
+  template <typename T>
+  bool fetchAll(const QueryRequest& request, std::vector<T>& out);
   /// Inserts `record` (`INSERT INTO "table" (columns) VALUES (...)`, its
   /// columns as `write` gives them) and sets `*rowID`, when not null, to the
   /// new row's rowid. Fails with SQLite's error for a broken constraint
@@ -928,6 +951,7 @@ class SQLITEBRIDGE_API Database {
   friend class ConnectionObservation;
   friend struct ObservationAccess;
   friend struct interop::ObservationAccess;
+  friend struct QueryAccess;
   friend Database detail::unusableDatabase(const Error& reason) noexcept;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
   // and the Swift facade's through interop): begin one of `kind`, or a

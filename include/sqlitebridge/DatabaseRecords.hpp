@@ -252,6 +252,13 @@ bool Database::fetchAll(std::vector<T>& out) {
   }
 }
 
+template <typename T>
+bool Database::fetchAll(const QueryRequest& request, std::vector<T>& out) {
+  SQL sql;
+  if (!request.makeSQL(*this, sql)) return false;
+  return fetch<T>(sql, out);
+}
+
 template <typename... Values, typename>
 bool Database::execute(const std::string& sql, const Values&... values) noexcept {
   Statement statement = cachedStatementForArguments(sql.data(), sql.size());

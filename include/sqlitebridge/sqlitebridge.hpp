@@ -22,6 +22,7 @@
 #include "ResultCode.hpp"
 #include "OpenMode.hpp"
 #include "OpenOptions.hpp"
+#include "Query.hpp"
 #include "Record.hpp"
 #include "Row.hpp"
 #include "SQL.hpp"

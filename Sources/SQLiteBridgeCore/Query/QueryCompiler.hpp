@@ -1,0 +1,21 @@
+// The query compiler: the one place a query request becomes SQL text and
+// arguments (QueryRequest::makeSQL, the Database query members, and the
+// Swift face through them). Internal.
+#pragma once
+
+#include "QueryNodes.hpp"
+#include "sqlitebridge/Error.hpp"
+#include "sqlitebridge/SQL.hpp"
+
+namespace sqlitebridge {
+
+class Database;
+
+/// Renders the `statement` of the request `state` into `out` (replaced).
+/// Reads `db`'s schema only for what it decides (join foreign keys, primary
+/// keys). Returns false with `error` set (SQLITE_MISUSE for a malformed
+/// request, the schema call's error, or SQLITE_ERROR naming both tables of a
+/// join no foreign key, or several, decide). May throw std::bad_alloc.
+bool renderQuery(Database& db, const QueryState& state, QueryStatement statement, SQL& out, Error& error);
+
+}  // namespace sqlitebridge

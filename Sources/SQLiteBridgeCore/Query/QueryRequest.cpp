@@ -1,0 +1,147 @@
+// Query requests: the builders (each copies the request's state, sharing its
+// expression nodes, and changes the copy) and the calls that render or run
+// one on a database. What the SQL is belongs to QueryCompiler.cpp; the
+// `Database` members here only render and then run it as any SQL literal.
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "Connection.hpp"
+#include "QueryCompiler.hpp"
+#include "sqlitebridge/Database.hpp"
+
+namespace sqlitebridge {
+
+namespace {
+
+const std::shared_ptr<const QueryState>& emptyState() noexcept {
+  static const std::shared_ptr<const QueryState> state = std::make_shared<QueryState>();
+  return state;
+}
+
+// A new request: `change` applied to a copy of `state`.
+template <typename Change>
+QueryRequest changed(const QueryState& state, Change&& change) noexcept {
+  auto next = std::make_shared<QueryState>(state);
+  change(*next);
+  return QueryAccess::make(std::move(next));
+}
+
+}  // namespace
+
+QueryRequest::QueryRequest() noexcept : state_(emptyState()) {}
+
+QueryRequest::QueryRequest(std::shared_ptr<const QueryState> state) noexcept : state_(std::move(state)) {}
+
+QueryRequest QueryRequest::table(std::string name) noexcept {
+  auto state = std::make_shared<QueryState>();
+  state->table = std::move(name);
+  state->hasTable = true;
+  return QueryRequest(std::move(state));
+}
+
+QueryRequest QueryRequest::filter(Expression predicate) const noexcept {
+  return changed(*state_, [&](QueryState& s) { s.filters.push_back(std::move(predicate)); });
+}
+
+QueryRequest QueryRequest::order(std::vector<Expression> orderings) const noexcept {
+  return changed(*state_, [&](QueryState& s) { s.orderings = std::move(orderings); });
+}
+
+QueryRequest QueryRequest::limit(std::int64_t limit, std::optional<std::int64_t> offset) const noexcept {
+  return changed(*state_, [&](QueryState& s) {
+    s.limit = limit;
+    s.offset = offset;
+  });
+}
+
+QueryRequest QueryRequest::select(std::vector<Expression> selection) const noexcept {
+  return changed(*state_, [&](QueryState& s) { s.selection = std::move(selection); });
+}
+
+QueryRequest QueryRequest::distinct() const noexcept {
+  return changed(*state_, [](QueryState& s) { s.distinct = true; });
+}
+
+QueryRequest QueryRequest::group(std::vector<Expression> expressions) const noexcept {
+  return changed(*state_, [&](QueryState& s) { s.groups = std::move(expressions); });
+}
+
+QueryRequest QueryRequest::having(Expression predicate) const noexcept {
+  return changed(*state_, [&](QueryState& s) { s.havings.push_back(std::move(predicate)); });
+}
+
+QueryRequest QueryRequest::joining(const std::string& table, JoinKind kind,
+                                   std::optional<ForeignKeyColumns> using_) const noexcept {
+  return changed(*state_, [&](QueryState& s) { s.joins.push_back(JoinSpec{table, kind, std::move(using_)}); });
+}
+
+bool QueryRequest::makeSQL(Database& db, SQL& out) const noexcept {
+  return QueryAccess::render(db, *this, QueryStatement::Select, out);
+}
+
+bool QueryRequest::makeCountSQL(Database& db, SQL& out) const noexcept {
+  return QueryAccess::render(db, *this, QueryStatement::Count, out);
+}
+
+bool QueryRequest::makeDeleteSQL(Database& db, SQL& out) const noexcept {
+  return QueryAccess::render(db, *this, QueryStatement::Delete, out);
+}
+
+std::string QueryRequest::tableName() const noexcept { return state_->table; }
+
+bool QueryAccess::render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out) noexcept {
+  if (!db.beginCall()) return false;
+  try {
+    SQL rendered;
+    Error error;
+    if (!renderQuery(db, *request.state_, statement, rendered, error)) {
+      // A schema lookup's failure is already the connection's error.
+      if (db.lastError().isError()) return false;
+      return db.connection_->fail(error.code, error.message, std::string());
+    }
+    // A name holding NUL: SQLITE_MISUSE naming it, as for any SQL literal.
+    if (!rendered.isValid()) return db.failInvalidLiteral(rendered);
+    out = std::move(rendered);
+    return true;
+  } catch (const std::bad_alloc&) {
+    return db.connection_->fail(SQLITE_NOMEM, "out of memory while rendering a query request", std::string());
+  } catch (...) {
+    return db.connection_->fail(SQLITE_ERROR, "a query request could not be rendered", std::string());
+  }
+}
+
+// MARK: Database
+
+bool Database::fetch(const QueryRequest& request, std::vector<Row>* rows) noexcept {
+  SQL sql;
+  return QueryAccess::render(*this, request, QueryStatement::Select, sql) && execute(sql, rows);
+}
+
+bool Database::fetchCount(const QueryRequest& request, std::int64_t& count) noexcept {
+  SQL sql;
+  if (!QueryAccess::render(*this, request, QueryStatement::Count, sql)) return false;
+  try {
+    std::vector<Row> rows;
+    if (!execute(sql, &rows)) return false;
+    if (rows.size() != 1 || rows[0].size() != 1) {
+      return connection_->fail(SQLITE_ERROR, "a count returned no single value", sql.text());
+    }
+    count = rows[0].values()[0].asInteger();
+    return true;
+  } catch (const std::bad_alloc&) {
+    return connection_->fail(SQLITE_NOMEM, "out of memory while counting rows", sql.text());
+  }
+}
+
+bool Database::deleteAll(const QueryRequest& request, std::int64_t* changed) noexcept {
+  SQL sql;
+  if (!QueryAccess::render(*this, request, QueryStatement::Delete, sql) || !execute(sql)) return false;
+  if (changed != nullptr) *changed = changes();
+  return true;
+}
+
+}  // namespace sqlitebridge

@@ -1,0 +1,297 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Export.hpp"
+#include "SQL.hpp"
+#include "Value.hpp"
+
+namespace sqlitebridge {
+
+class Database;
+struct ExpressionNode;
+struct QueryState;
+struct QueryAccess;
+
+/// A piece of a query request: a column, a value, or operators and functions
+/// over them, built without touching a database.
+///
+///     QueryRequest notes = QueryRequest::table("notes")
+///                              .filter(column("pinned") == 1 && column("title").like(value("%SQL%")))
+///                              .order({column("date").desc()})
+///                              .limit(20);
+///     std::vector<Row> rows;
+///     if (!db.fetch(notes, &rows)) std::cerr << db.lastError().message;
+///
+/// An `Expression` is an immutable value: copies share their (const) nodes,
+/// and every operator makes a new one. The SQL it becomes is decided by the
+/// core when a request is rendered (`QueryRequest::makeSQL`): every value is
+/// bound to a `?` (never spliced into the text), every name quoted as an
+/// identifier, and parentheses written where SQLite's precedence needs them
+/// to keep the tree's meaning.
+///
+/// NULL: `e == value(Value())` renders `e IS NULL` and `e != value(Value())`
+/// renders `e IS NOT NULL` (GRDB's meaning of `== nil`), whichever side the
+/// NULL is on; any other NULL operand renders as the keyword `NULL`.
+///
+/// Building never fails: an expression that cannot stand where it is used
+/// (an ordering, `asc()`/`desc()`, outside `QueryRequest::order`; an alias
+/// or `allColumns()` outside `QueryRequest::select`) makes the request's
+/// rendering fail with SQLITE_MISUSE saying so. Building allocates; running
+/// out of memory while building terminates the process, as it would in
+/// Swift (these functions are `noexcept`, like the rest of the C++ API).
+class SQLITEBRIDGE_API Expression {
+ public:
+  /// The NULL value (`value(Value())`).
+  Expression() noexcept;
+
+  /// `self IS NULL`.
+  Expression isNull() const noexcept;
+  /// `self IS NOT NULL`.
+  Expression isNotNull() const noexcept;
+  /// `self LIKE pattern` (SQLite's LIKE: ASCII case-insensitive, `%` and `_`
+  /// wildcards, no escape character).
+  Expression like(Expression pattern) const noexcept;
+  /// `self IN (?, ?, …)`, each value bound; an empty list renders `IN ()`,
+  /// which matches no row.
+  Expression in(std::vector<Value> values) const noexcept;
+  /// `self ASC`: an ordering, valid only in `QueryRequest::order`.
+  Expression asc() const noexcept;
+  /// `self DESC`: an ordering, valid only in `QueryRequest::order`.
+  Expression desc() const noexcept;
+  /// `self AS "name"`: a result column named `name`, valid only in
+  /// `QueryRequest::select` (elsewhere rendering fails with SQLITE_MISUSE).
+  Expression aliased(std::string name) const noexcept;
+
+ private:
+  friend struct QueryAccess;
+  explicit Expression(std::shared_ptr<const ExpressionNode> node) noexcept;
+  std::shared_ptr<const ExpressionNode> node_;
+};
+
+/// The column `name` of the request's own table (`"name"`; `"table"."name"`
+/// once the request joins another table). Any name is a name: it is quoted,
+/// never read as SQL. A name holding NUL makes rendering fail with
+/// SQLITE_MISUSE naming it.
+SQLITEBRIDGE_API Expression column(std::string name) noexcept;
+/// The column `name` of `table` (`"table"."name"`), for filtering, ordering
+/// or selecting on a joined table. Fails as `column(name)`.
+SQLITEBRIDGE_API Expression column(std::string table, std::string name) noexcept;
+/// Every column of the request's table (`*`, or `"table".*` in a joined
+/// request): valid only in `QueryRequest::select`.
+SQLITEBRIDGE_API Expression allColumns() noexcept;
+/// A value, bound to a `?` when rendered (NULL renders as the keyword NULL,
+/// and as IS NULL / IS NOT NULL beside `==` / `!=`).
+SQLITEBRIDGE_API Expression value(Value v) noexcept;
+
+// Comparisons: `=`, `<>`, `<`, `<=`, `>`, `>=` (SQLite's comparison rules
+// and affinities apply). `==` and `!=` with a NULL value render IS NULL /
+// IS NOT NULL.
+/// `a = b`; with a NULL value side, `a IS NULL`.
+SQLITEBRIDGE_API Expression operator==(const Expression& a, const Expression& b) noexcept;
+/// `a <> b`; with a NULL value side, `a IS NOT NULL`.
+SQLITEBRIDGE_API Expression operator!=(const Expression& a, const Expression& b) noexcept;
+/// `a < b`.
+SQLITEBRIDGE_API Expression operator<(const Expression& a, const Expression& b) noexcept;
+/// `a <= b`.
+SQLITEBRIDGE_API Expression operator<=(const Expression& a, const Expression& b) noexcept;
+/// `a > b`.
+SQLITEBRIDGE_API Expression operator>(const Expression& a, const Expression& b) noexcept;
+/// `a >= b`.
+SQLITEBRIDGE_API Expression operator>=(const Expression& a, const Expression& b) noexcept;
+// Logical AND / OR (SQL's three-valued logic; both sides always rendered:
+// these overloads do not short-circuit).
+/// `a AND b` (both sides always built: no short-circuit).
+SQLITEBRIDGE_API Expression operator&&(const Expression& a, const Expression& b) noexcept;
+/// `a OR b` (both sides always built: no short-circuit).
+SQLITEBRIDGE_API Expression operator||(const Expression& a, const Expression& b) noexcept;
+/// Logical NOT.
+SQLITEBRIDGE_API Expression operator!(const Expression& a) noexcept;
+// Arithmetic: `+`, `-`, `*`, `/` (SQLite's: integer division of integers,
+// NULL when a side is NULL or on division by zero).
+/// `a + b`.
+SQLITEBRIDGE_API Expression operator+(const Expression& a, const Expression& b) noexcept;
+/// `a - b`.
+SQLITEBRIDGE_API Expression operator-(const Expression& a, const Expression& b) noexcept;
+/// `a * b`.
+SQLITEBRIDGE_API Expression operator*(const Expression& a, const Expression& b) noexcept;
+/// `a / b` (SQLite: integer division of integers, NULL on division by zero).
+SQLITEBRIDGE_API Expression operator/(const Expression& a, const Expression& b) noexcept;
+/// Negation (`-e`).
+SQLITEBRIDGE_API Expression operator-(const Expression& a) noexcept;
+
+// The operators above with a `Value` on one side (`column("id") > 3`,
+// `column("title") == "SQL"`): the value is bound, as `value(v)` would be.
+/// `a = b`; with a NULL value side, `a IS NULL`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator==(const Expression& a, const Value& b) noexcept;
+/// `a <> b`; with a NULL value side, `a IS NOT NULL`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator!=(const Expression& a, const Value& b) noexcept;
+/// `a < b`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator<(const Expression& a, const Value& b) noexcept;
+/// `a <= b`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator<=(const Expression& a, const Value& b) noexcept;
+/// `a > b`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator>(const Expression& a, const Value& b) noexcept;
+/// `a >= b`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator>=(const Expression& a, const Value& b) noexcept;
+/// `a AND b` (both sides always built: no short-circuit), `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator&&(const Expression& a, const Value& b) noexcept;
+/// `a OR b` (both sides always built: no short-circuit), `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator||(const Expression& a, const Value& b) noexcept;
+/// `a + b`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator+(const Expression& a, const Value& b) noexcept;
+/// `a - b`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator-(const Expression& a, const Value& b) noexcept;
+/// `a * b`, `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator*(const Expression& a, const Value& b) noexcept;
+/// `a / b` (SQLite: integer division of integers, NULL on division by zero), `b` bound as `value(b)`.
+SQLITEBRIDGE_API Expression operator/(const Expression& a, const Value& b) noexcept;
+/// `a = b`; with a NULL value side, `a IS NULL`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator==(const Value& a, const Expression& b) noexcept;
+/// `a <> b`; with a NULL value side, `a IS NOT NULL`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator!=(const Value& a, const Expression& b) noexcept;
+/// `a < b`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator<(const Value& a, const Expression& b) noexcept;
+/// `a <= b`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator<=(const Value& a, const Expression& b) noexcept;
+/// `a > b`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator>(const Value& a, const Expression& b) noexcept;
+/// `a >= b`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator>=(const Value& a, const Expression& b) noexcept;
+/// `a AND b` (both sides always built: no short-circuit), `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator&&(const Value& a, const Expression& b) noexcept;
+/// `a OR b` (both sides always built: no short-circuit), `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator||(const Value& a, const Expression& b) noexcept;
+/// `a + b`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator+(const Value& a, const Expression& b) noexcept;
+/// `a - b`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator-(const Value& a, const Expression& b) noexcept;
+/// `a * b`, `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator*(const Value& a, const Expression& b) noexcept;
+/// `a / b` (SQLite: integer division of integers, NULL on division by zero), `a` bound as `value(a)`.
+SQLITEBRIDGE_API Expression operator/(const Value& a, const Expression& b) noexcept;
+
+// SQLite's aggregate and scalar functions: `COUNT(e)`, `COUNT(DISTINCT e)`,
+// `COUNT(*)`, `SUM(e)`, `TOTAL(e)`, `MIN(e)`, `MAX(e)`, `AVG(e)`,
+// `LENGTH(e)`, `ABS(e)`. An aggregate where SQLite allows none (in a
+// filter) fails when the request runs, with SQLite's error ("misuse of
+// aggregate").
+/// `COUNT(e)`: the number of rows where `e` is not NULL.
+SQLITEBRIDGE_API Expression count(Expression e) noexcept;
+/// `COUNT(DISTINCT e)`.
+SQLITEBRIDGE_API Expression countDistinct(Expression e) noexcept;
+/// `COUNT(*)`: the number of rows.
+SQLITEBRIDGE_API Expression countAll() noexcept;
+/// `SUM(e)`: NULL over no row, an integer sum overflowing fails when the request runs (SQLite's "integer overflow").
+SQLITEBRIDGE_API Expression sum(Expression e) noexcept;
+/// `TOTAL(e)`: a real sum, 0.0 over no row.
+SQLITEBRIDGE_API Expression total(Expression e) noexcept;
+/// `MIN(e)`.
+SQLITEBRIDGE_API Expression min(Expression e) noexcept;
+/// `MAX(e)`.
+SQLITEBRIDGE_API Expression max(Expression e) noexcept;
+/// `AVG(e)`.
+SQLITEBRIDGE_API Expression average(Expression e) noexcept;
+/// `LENGTH(e)`: characters of text, bytes of a blob.
+SQLITEBRIDGE_API Expression length(Expression e) noexcept;
+/// `ABS(e)`: fails when the request runs for the smallest integer (SQLite's "integer overflow").
+SQLITEBRIDGE_API Expression abs(Expression e) noexcept;
+
+/// How `QueryRequest::joining` joins a table: `Required` is an INNER JOIN
+/// (rows without a match are left out), `Optional` a LEFT JOIN (they are
+/// kept, the joined table's columns NULL).
+enum class JoinKind { Required, Optional };
+
+/// The columns that join two tables, for `QueryRequest::joining` when the
+/// schema's foreign keys should not decide: `origin` in the request's own
+/// table, `destination` in the joined table, matched pairwise
+/// (`"joined"."destination[i]" = "table"."origin[i]"`). An empty
+/// `destination` means the joined table's primary key.
+struct ForeignKeyColumns {
+  /// Columns of the request's table.
+  std::vector<std::string> origin;
+  /// Columns of the joined table, in the same order; empty: its primary key.
+  std::vector<std::string> destination;
+};
+
+/// A SELECT over one table, built from typed pieces: each call returns a new
+/// request and leaves this one as it was (requests are values; copies share
+/// their immutable state). Building never touches a database.
+///
+/// `makeSQL` renders it (the core's one renderer, which the Swift face uses
+/// too); `Database::fetch`, `fetchCount`, `deleteAll` and `fetchAll<T>` run
+/// it. Rendering reads the schema only for what the schema decides (the
+/// foreign key of a join without explicit columns, the primary key of a
+/// join's implicit reference or of a `deleteAll` that needs a subquery), and
+/// fails by return value, the reason in the database's `lastError()`:
+/// - SQLITE_MISUSE: a request without a table; a name holding NUL; an
+///   ordering, alias or `allColumns()` out of place; a table joined twice or
+///   to itself; explicit join columns that do not pair up.
+/// - SQLITE_ERROR "no such table: T" (from the schema) when a table whose
+///   foreign keys or primary key are needed does not exist; a table that
+///   rendering does not look up is reported by SQLite when the request runs.
+/// - SQLITE_ERROR naming both tables when no foreign key, or more than one,
+///   joins the request's table and the joined one.
+class SQLITEBRIDGE_API QueryRequest {
+ public:
+  /// A request of no table: rendering it fails with SQLITE_MISUSE.
+  QueryRequest() noexcept;
+
+  /// Every row of `name` (`SELECT * FROM "name"`).
+  static QueryRequest table(std::string name) noexcept;
+  /// Keeps the rows where `predicate` holds; successive filters are joined
+  /// with AND.
+  QueryRequest filter(Expression predicate) const noexcept;
+  /// Sorts by `orderings` (expressions, or their `asc()` / `desc()`),
+  /// replacing any earlier order; an empty list removes it.
+  QueryRequest order(std::vector<Expression> orderings) const noexcept;
+  /// At most `limit` rows (a negative limit: no limit), after skipping
+  /// `offset` rows; both are bound. Replaces an earlier limit.
+  QueryRequest limit(std::int64_t limit, std::optional<std::int64_t> offset = std::nullopt) const noexcept;
+  /// The result columns (expressions, `aliased` ones, `allColumns()`),
+  /// replacing the earlier selection; an empty list means every column of
+  /// the request's table.
+  QueryRequest select(std::vector<Expression> selection) const noexcept;
+  /// SELECT DISTINCT.
+  QueryRequest distinct() const noexcept;
+  /// GROUP BY `expressions`, replacing an earlier grouping.
+  QueryRequest group(std::vector<Expression> expressions) const noexcept;
+  /// HAVING `predicate`; successive calls are joined with AND.
+  QueryRequest having(Expression predicate) const noexcept;
+  /// Joins `table` (INNER for `Required`, LEFT for `Optional`) on the
+  /// columns `using_` gives, or else on the one foreign key between the
+  /// request's table and `table` (either way round) that the schema
+  /// declares. The joined table's columns are not selected; reach them with
+  /// `column(table, name)`. Once a request joins, its own columns are
+  /// qualified with its table's name.
+  QueryRequest joining(const std::string& table, JoinKind kind,
+                       std::optional<ForeignKeyColumns> using_ = std::nullopt) const noexcept;
+
+  /// Replaces `out` with the SELECT this request is, its arguments bound in
+  /// order. Fails (false, `db.lastError()` saying why, `out` unspecified) as
+  /// the class comment says; SQLITE_MISUSE when `db` is closed.
+  bool makeSQL(Database& db, SQL& out) const noexcept;
+  /// The statement `Database::fetchCount` runs: `SELECT COUNT(*) FROM …`
+  /// (over the request as a subquery when it is distinct, grouped, limited
+  /// or selects its own columns). Fails as `makeSQL`.
+  bool makeCountSQL(Database& db, SQL& out) const noexcept;
+  /// The statement `Database::deleteAll` runs: `DELETE FROM "t" WHERE …`,
+  /// or, for a request that joins, groups or limits, a DELETE of the rows
+  /// whose primary key the request selects. Order, selection and DISTINCT
+  /// change nothing. Fails as `makeSQL`.
+  bool makeDeleteSQL(Database& db, SQL& out) const noexcept;
+
+  /// The request's table (empty for a default-made request).
+  std::string tableName() const noexcept;
+
+ private:
+  friend struct QueryAccess;
+  explicit QueryRequest(std::shared_ptr<const QueryState> state) noexcept;
+  std::shared_ptr<const QueryState> state_;
+};
+
+}  // namespace sqlitebridge
