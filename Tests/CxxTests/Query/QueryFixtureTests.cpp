@@ -1,0 +1,422 @@
+// The shared fixture Tests/Fixtures/query-interface.json (issue 40): query
+// requests described neutrally, each with the SQL text and arguments the
+// core renders for it. The core owns the rendering; this suite builds every
+// case through Query.hpp, checks the text and arguments against the
+// committed file and runs each case on the fixture's schema; the Swift suite
+// builds the same cases through the Swift face and must get the same text.
+//
+// Format (documented for both suites; also in Tests/Fixtures/README.md):
+//   {"about", "generatedBy", "schema": SQL script the cases run on,
+//    "cases": [{"name", "request": REQUEST, "sql": text, "arguments": [VALUE]}]}
+//   VALUE: null | {"integer": n} | {"real": x} | {"text": "s"} | {"blob": "hex"}
+//   EXPR:  {"column": "c"} | {"column": "c", "table": "t"} | {"value": VALUE}
+//        | {"op": "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||" | "+" | "-" | "*" | "/", "args": [EXPR, EXPR]}
+//        | {"op": "!" | "negate", "args": [EXPR]}
+//        | {"isNull": EXPR} | {"isNotNull": EXPR} | {"like": [EXPR, EXPR]} | {"in": EXPR, "values": [VALUE]}
+//        | {"function": "count" | "countDistinct" | "sum" | "total" | "min" | "max" | "average" | "length" | "abs",
+//           "args": [EXPR]} | {"function": "countAll", "args": []}
+//        | {"asc": EXPR} | {"desc": EXPR} (in "order" only) | {"alias": "name", "of": EXPR} | {"allColumns": true}
+//          (both in "select" only)
+//   REQUEST: {"table": "t", and any of: "joins": [{"table", "kind": "required" | "optional",
+//             "origin": [c], "destination": [c]} (the column lists only when given explicitly)],
+//             "filters": [EXPR] (one filter call each), "select": [EXPR], "distinct": true, "group": [EXPR],
+//             "having": [EXPR] (one having call each), "order": [EXPR], "limit": n, "offset": n}
+//   Built in that key order: table, joins, filters, select, distinct, group, having, order, limit/offset.
+//
+// Regenerate after a deliberate change of the rendering:
+//   SQLITEBRIDGE_WRITE_FIXTURES=1 build/default/Tests/CxxTests/sqlitebridge-cxx-tests \
+//     --gtest_filter='QueryInterfaceFixture*'
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "FixtureSupport.hpp"
+#include "HostileSupport.hpp"
+#include "QueryTestSupport.hpp"
+
+using namespace sqlitebridge;
+using namespace sqlitebridge_test;
+
+namespace {
+
+// A fixture expression: its neutral JSON and the same expression built
+// through Query.hpp, made together by the functions below.
+struct Node {
+  std::string json;
+  Expression expression;
+};
+
+std::string valueJSON(const Value& v) {
+  switch (v.type()) {
+    case ValueType::Null:
+      return "null";
+    case ValueType::Integer:
+      return "{\"integer\": " + std::to_string(v.asInteger()) + "}";
+    case ValueType::Real: {
+      char text[40];
+      std::snprintf(text, sizeof text, "%.17g", v.asReal());
+      return std::string("{\"real\": ") + text + "}";
+    }
+    case ValueType::Text:
+      return "{\"text\": " + jsonString(v.asText()) + "}";
+    case ValueType::Blob: {
+      std::string hex;
+      char byte[3];
+      for (std::uint8_t b : v.asBlob()) {
+        std::snprintf(byte, sizeof byte, "%02x", b);
+        hex += byte;
+      }
+      return "{\"blob\": \"" + hex + "\"}";
+    }
+  }
+  return "null";
+}
+
+template <typename Items, typename Render>
+std::string jsonList(const Items& items, Render render) {
+  std::string out = "[";
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out += ", ";
+    first = false;
+    out += render(item);
+  }
+  return out + "]";
+}
+
+std::string nodesJSON(const std::vector<Node>& nodes) {
+  return jsonList(nodes, [](const Node& n) { return n.json; });
+}
+
+std::vector<Expression> expressions(const std::vector<Node>& nodes) {
+  std::vector<Expression> out;
+  for (const Node& n : nodes) out.push_back(n.expression);
+  return out;
+}
+
+Node col(const std::string& name) { return {"{\"column\": " + jsonString(name) + "}", column(name)}; }
+Node col(const std::string& table, const std::string& name) {
+  return {"{\"column\": " + jsonString(name) + ", \"table\": " + jsonString(table) + "}", column(table, name)};
+}
+Node val(const Value& v) { return {"{\"value\": " + valueJSON(v) + "}", value(v)}; }
+
+Node op(const std::string& symbol, const Node& a, const Node& b) {
+  Expression e;
+  if (symbol == "==") e = a.expression == b.expression;
+  if (symbol == "!=") e = a.expression != b.expression;
+  if (symbol == "<") e = a.expression < b.expression;
+  if (symbol == "<=") e = a.expression <= b.expression;
+  if (symbol == ">") e = a.expression > b.expression;
+  if (symbol == ">=") e = a.expression >= b.expression;
+  if (symbol == "&&") e = a.expression && b.expression;
+  if (symbol == "||") e = a.expression || b.expression;
+  if (symbol == "+") e = a.expression + b.expression;
+  if (symbol == "-") e = a.expression - b.expression;
+  if (symbol == "*") e = a.expression * b.expression;
+  if (symbol == "/") e = a.expression / b.expression;
+  return {"{\"op\": " + jsonString(symbol) + ", \"args\": [" + a.json + ", " + b.json + "]}", e};
+}
+Node notOf(const Node& a) { return {"{\"op\": \"!\", \"args\": [" + a.json + "]}", !a.expression}; }
+Node negate(const Node& a) { return {"{\"op\": \"negate\", \"args\": [" + a.json + "]}", -a.expression}; }
+Node isNullOf(const Node& a) { return {"{\"isNull\": " + a.json + "}", a.expression.isNull()}; }
+Node isNotNullOf(const Node& a) { return {"{\"isNotNull\": " + a.json + "}", a.expression.isNotNull()}; }
+Node likeOf(const Node& a, const Node& pattern) {
+  return {"{\"like\": [" + a.json + ", " + pattern.json + "]}", a.expression.like(pattern.expression)};
+}
+Node inOf(const Node& a, const std::vector<Value>& values) {
+  return {"{\"in\": " + a.json + ", \"values\": " + jsonList(values, valueJSON) + "}", a.expression.in(values)};
+}
+Node fn(const std::string& name, const Node& a) {
+  Expression e;
+  if (name == "count") e = count(a.expression);
+  if (name == "countDistinct") e = countDistinct(a.expression);
+  if (name == "sum") e = sum(a.expression);
+  if (name == "total") e = total(a.expression);
+  if (name == "min") e = min(a.expression);
+  if (name == "max") e = max(a.expression);
+  if (name == "average") e = average(a.expression);
+  if (name == "length") e = length(a.expression);
+  if (name == "abs") e = abs(a.expression);
+  return {"{\"function\": " + jsonString(name) + ", \"args\": [" + a.json + "]}", e};
+}
+Node countStar() { return {"{\"function\": \"countAll\", \"args\": []}", countAll()}; }
+Node asc(const Node& a) { return {"{\"asc\": " + a.json + "}", a.expression.asc()}; }
+Node desc(const Node& a) { return {"{\"desc\": " + a.json + "}", a.expression.desc()}; }
+Node alias(const Node& a, const std::string& name) {
+  return {"{\"alias\": " + jsonString(name) + ", \"of\": " + a.json + "}", a.expression.aliased(name)};
+}
+Node everyColumn() { return {"{\"allColumns\": true}", allColumns()}; }
+
+struct Join {
+  std::string table;
+  JoinKind kind = JoinKind::Required;
+  std::optional<ForeignKeyColumns> columns;
+};
+
+// A neutral request, built in the documented key order.
+struct Request {
+  std::string table;
+  std::vector<Join> joins;
+  std::vector<Node> filters;
+  std::vector<Node> select;
+  bool distinct = false;
+  std::vector<Node> group;
+  std::vector<Node> having;
+  std::vector<Node> order;
+  std::optional<std::int64_t> limit;
+  std::optional<std::int64_t> offset;
+
+  std::string json() const {
+    const auto names = [](const std::vector<std::string>& list) { return jsonList(list, jsonString); };
+    std::string out = "{\"table\": " + jsonString(table);
+    if (!joins.empty()) {
+      out += ", \"joins\": " + jsonList(joins, [&](const Join& join) {
+               std::string j = "{\"table\": " + jsonString(join.table) + ", \"kind\": \"" +
+                               (join.kind == JoinKind::Required ? "required" : "optional") + "\"";
+               if (join.columns) {
+                 j += ", \"origin\": " + names(join.columns->origin) +
+                      ", \"destination\": " + names(join.columns->destination);
+               }
+               return j + "}";
+             });
+    }
+    if (!filters.empty()) out += ", \"filters\": " + nodesJSON(filters);
+    if (!select.empty()) out += ", \"select\": " + nodesJSON(select);
+    if (distinct) out += ", \"distinct\": true";
+    if (!group.empty()) out += ", \"group\": " + nodesJSON(group);
+    if (!having.empty()) out += ", \"having\": " + nodesJSON(having);
+    if (!order.empty()) out += ", \"order\": " + nodesJSON(order);
+    if (limit) out += ", \"limit\": " + std::to_string(*limit);
+    if (offset) out += ", \"offset\": " + std::to_string(*offset);
+    return out + "}";
+  }
+
+  QueryRequest build() const {
+    QueryRequest request = QueryRequest::table(table);
+    for (const Join& join : joins) request = request.joining(join.table, join.kind, join.columns);
+    for (const Node& filter : filters) request = request.filter(filter.expression);
+    if (!select.empty()) request = request.select(expressions(select));
+    if (distinct) request = request.distinct();
+    if (!group.empty()) request = request.group(expressions(group));
+    for (const Node& predicate : having) request = request.having(predicate.expression);
+    if (!order.empty()) request = request.order(expressions(order));
+    if (limit) request = request.limit(*limit, offset);
+    return request;
+  }
+};
+
+struct Case {
+  std::string name;
+  Request request;
+};
+
+const char* kHostileTable = "odd\"; DROP TABLE books; --";
+const char* kHostileColumn = "col'); DELETE FROM books; --";
+
+std::string fixtureSchema() {
+  return std::string(librarySchema()) + "CREATE TABLE " + quoted(kHostileTable) + " (id INTEGER PRIMARY KEY, " +
+         quoted(kHostileColumn) + " TEXT, bookId INTEGER REFERENCES books(id));" + "INSERT INTO " +
+         quoted(kHostileTable) + " VALUES (1, 'x'' OR 1=1 --', 1);";
+}
+
+std::vector<Case> cases() {
+  const Node id = col("id"), year = col("year"), title = col("title"), authorId = col("authorId");
+  std::vector<Case> all;
+  const auto add = [&](std::string name, Request request) { all.push_back({std::move(name), std::move(request)}); };
+  Request r;
+  r.table = "books";
+  add("every row", r);
+  for (const char* symbol : {"==", "!=", "<", "<=", ">", ">="}) {
+    Request c = r;
+    c.filters = {op(symbol, year, val(2000))};
+    add(std::string("comparison ") + symbol, c);
+  }
+  {
+    Request c = r;
+    c.filters = {op("==", year, val(Value())), op("!=", val(Value()), authorId)};
+    add("== NULL and != NULL render IS NULL and IS NOT NULL", c);
+  }
+  {
+    Request c = r;
+    c.filters = {isNullOf(year), isNotNullOf(authorId)};
+    add("isNull and isNotNull", c);
+  }
+  {
+    Request c = r;
+    c.filters = {likeOf(title, val("A%")), inOf(id, {1, 2, 3})};
+    add("like and in", c);
+  }
+  {
+    Request c = r;
+    c.filters = {inOf(id, {})};
+    add("in an empty list", c);
+  }
+  {
+    Request c = r;
+    c.filters = {op("&&", op("||", op("==", id, val(1)), op("==", id, val(2))), notOf(op(">", year, val(2000))))};
+    add("and, or, not and their parentheses", c);
+  }
+  {
+    Request c = r;
+    c.filters = {op("||", op("==", id, val(1)), op("&&", op("==", id, val(2)), op("==", id, val(3))))};
+    add("and binds tighter than or: no parentheses", c);
+  }
+  {
+    Request c = r;
+    c.select = {op("*", op("+", id, val(1)), val(2)), op("-", id, op("-", year, val(1))),
+                op("/", year, op("*", id, val(2))), negate(op("+", id, year)), negate(negate(id))};
+    add("arithmetic and its parentheses", c);
+  }
+  {
+    Request c = r;
+    c.select = {fn("count", id),     fn("countDistinct", authorId),
+                countStar(),         fn("sum", year),
+                fn("total", year),   fn("min", year),
+                fn("max", year),     fn("average", year),
+                fn("length", title), fn("abs", op("-", val(0), year))};
+    add("every function", c);
+  }
+  {
+    Request c = r;
+    c.select = {authorId, alias(fn("count", id), "n")};
+    c.filters = {isNotNullOf(authorId)};
+    c.group = {authorId};
+    c.having = {op(">", fn("count", id), val(0)), op("<", fn("max", year), val(3000))};
+    c.order = {desc(col("n")), authorId};
+    add("group, having, alias", c);
+  }
+  {
+    Request c;
+    c.table = "authors";
+    c.select = {col("country")};
+    c.distinct = true;
+    c.order = {asc(col("country"))};
+    add("distinct", c);
+  }
+  {
+    Request c = r;
+    c.order = {desc(year), asc(title)};
+    c.limit = 2;
+    c.offset = 1;
+    add("order, limit and offset", c);
+  }
+  {
+    Request c = r;
+    c.limit = 3;
+    add("limit without offset", c);
+  }
+  {
+    Request c = r;
+    c.select = {everyColumn(), alias(op("+", year, val(1)), "next")};
+    add("all columns beside an expression", c);
+  }
+  {
+    Request c = r;
+    c.filters = {op("==", title, val("it's")), op("==", year, val(1.5)),
+                 op("!=", title, val(Value::fromBlob(std::vector<std::uint8_t>{0x00, 0xff})))};
+    add("text, real and blob values are bound", c);
+  }
+  {
+    Request c = r;
+    c.joins = {{"authors", JoinKind::Required, std::nullopt}};
+    add("required join on the child's foreign key", c);
+  }
+  {
+    Request c;
+    c.table = "authors";
+    c.joins = {{"books", JoinKind::Optional, std::nullopt}};
+    c.filters = {op(">", col("books", "year"), val(2000))};
+    add("optional join on the parent's side, filtered on the joined table", c);
+  }
+  {
+    Request c;
+    c.table = "reviews";
+    c.joins = {{"books", JoinKind::Required, std::nullopt}};
+    c.select = {col("stars"), col("books", "title")};
+    c.order = {desc(col("stars"))};
+    add("join on an implicit primary key reference", c);
+  }
+  {
+    Request c;
+    c.table = "translations";
+    c.joins = {{"authors", JoinKind::Optional, ForeignKeyColumns{{"translatorId"}, {"id"}}}};
+    add("join on explicit columns", c);
+  }
+  {
+    Request c;
+    c.table = kHostileTable;
+    c.joins = {{"books", JoinKind::Required, std::nullopt}};
+    c.select = {alias(col(kHostileColumn), kHostileColumn)};
+    c.filters = {op("==", col(kHostileColumn), val("x' OR 1=1 --")),
+                 op("!=", col("books", "title"), val("'); DROP TABLE books; --"))};
+    c.order = {asc(col(kHostileColumn))};
+    add("hostile names are quoted, hostile values bound", c);
+  }
+  return all;
+}
+
+std::string fixtureText() {
+  Database db = Database::open(":memory:");
+  EXPECT_TRUE(db.executeScript(fixtureSchema())) << db.error();
+  std::ostringstream text;
+  text << "{\n"
+       << R"(  "about": "Query requests described neutrally (format: Tests/Fixtures/README.md), each with the SQL )"
+       << R"(text and arguments the core renders for it on the schema below. Both suites build every case through )"
+       << R"(their face of the query interface and must render exactly this.",)" << "\n"
+       << R"(  "generatedBy": "SQLITEBRIDGE_WRITE_FIXTURES=1 build/default/Tests/CxxTests/sqlitebridge-cxx-tests )"
+       << R"(--gtest_filter='QueryInterfaceFixture*'",)" << "\n"
+       << "  \"schema\": " << jsonString(fixtureSchema()) << ",\n"
+       << "  \"cases\": [\n";
+  const std::vector<Case> all = cases();
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const QueryRequest request = all[k].request.build();
+    SQL sql;
+    EXPECT_TRUE(request.makeSQL(db, sql)) << all[k].name << ": " << db.error();
+    // Every case runs on the schema.
+    std::vector<Row> rows;
+    EXPECT_TRUE(db.fetch(request, &rows)) << all[k].name << ": " << db.error();
+    text << "    {\"name\": " << jsonString(all[k].name) << ",\n"
+         << "     \"request\": " << all[k].request.json() << ",\n"
+         << "     \"sql\": " << jsonString(sql.text()) << ",\n"
+         << "     \"arguments\": " << jsonList(sql.arguments(), valueJSON) << "}"
+         << (k + 1 < all.size() ? ",\n" : "\n");
+  }
+  text << "  ]\n}\n";
+  // The hostile case left the tables it aims at as they were.
+  EXPECT_EQ(scalarInteger(db, "SELECT COUNT(*) FROM books"), 4);
+  return text.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> result;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) result.push_back(line);
+  return result;
+}
+
+}  // namespace
+
+TEST(QueryInterfaceFixture, EveryCaseRendersAsTheCommittedFixture) {
+  const std::string path = fixturePath("query-interface.json");
+  const std::string generated = fixtureText();
+  if (writingFixtures()) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << generated;
+    return;
+  }
+  std::ifstream file(path, std::ios::binary);
+  ASSERT_TRUE(file) << "cannot read " << path;
+  std::ostringstream committed;
+  committed << file.rdbuf();
+  const std::vector<std::string> expected = lines(committed.str());
+  const std::vector<std::string> actual = lines(generated);
+  for (std::size_t i = 0; i < std::max(expected.size(), actual.size()); ++i) {
+    EXPECT_EQ(i < actual.size() ? actual[i] : "<missing>", i < expected.size() ? expected[i] : "<missing>")
+        << "line " << i + 1 << " of " << path;
+  }
+}
