@@ -73,16 +73,16 @@ class SQLITEBRIDGE_API Expression {
   std::shared_ptr<const ExpressionNode> node_;
 };
 
-/// The column `name` of the request's own table (`"name"`; `"table"."name"`
-/// once the request joins another table). Any name is a name: it is quoted,
-/// never read as SQL. A name holding NUL makes rendering fail with
+/// The column `name` of the request's own table: the quoted name, qualified
+/// by the table's quoted name once the request joins another table. Any
+/// name is a name: it is quoted, never read as SQL. A name holding NUL makes rendering fail with
 /// SQLITE_MISUSE naming it.
 SQLITEBRIDGE_API Expression column(std::string name) noexcept;
-/// The column `name` of `table` (`"table"."name"`), for filtering, ordering
-/// or selecting on a joined table. Fails as `column(name)`.
+/// The column `name` of `table` (both quoted, the name qualified by the
+/// table), for filtering, ordering or selecting on a joined table. Fails as `column(name)`.
 SQLITEBRIDGE_API Expression column(std::string table, std::string name) noexcept;
-/// Every column of the request's table (`*`, or `"table".*` in a joined
-/// request): valid only in `QueryRequest::select`.
+/// Every column of the request's table (`*`, qualified by the table's
+/// quoted name in a joined request): valid only in `QueryRequest::select`.
 SQLITEBRIDGE_API Expression allColumns() noexcept;
 /// A value, bound to a `?` when rendered (NULL renders as the keyword NULL,
 /// and as IS NULL / IS NOT NULL beside `==` / `!=`).
@@ -208,9 +208,9 @@ enum class JoinKind { Required, Optional };
 
 /// The columns that join two tables, for `QueryRequest::joining` when the
 /// schema's foreign keys should not decide: `origin` in the request's own
-/// table, `destination` in the joined table, matched pairwise
-/// (`"joined"."destination[i]" = "table"."origin[i]"`). An empty
-/// `destination` means the joined table's primary key.
+/// table, `destination` in the joined table, matched pairwise (the joined
+/// table's `destination[i]` equals the request table's `origin[i]`). An
+/// empty `destination` means the joined table's primary key.
 struct ForeignKeyColumns {
   /// Columns of the request's table.
   std::vector<std::string> origin;
