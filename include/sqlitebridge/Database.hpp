@@ -649,6 +649,16 @@ class SQLITEBRIDGE_API Database {
   /// filters, joins, grouping and limit; its order and selection change
   /// nothing) and sets `*changed`, when not null, to how many went.
   bool deleteAll(const QueryRequest& request, std::int64_t* changed = nullptr) noexcept;
+  /// Sets the `assignments` in the rows of the request's table that
+  /// `request` returns (as `deleteAll` chooses them) and sets `*changed`,
+  /// when not null, to how many changed. Fails as `fetch`, with
+  /// SQLITE_MISUSE for no assignment, and with SQLite's error for a broken
+  /// constraint (no row changes then).
+  bool updateAll(const QueryRequest& request, const std::vector<ColumnAssignment>& assignments,
+                 std::int64_t* changed = nullptr) noexcept;
+  /// Runs `request` for its first row (`LIMIT 1` within its own limit):
+  /// sets `found` and, when there is one, `row`. Fails as `fetch`.
+  bool fetchOne(const QueryRequest& request, Row& row, bool& found) noexcept;
   /// Appends a `T` (`RecordTraits<T>::read`) per row `request` returns to
   /// `out`. Fails as `fetch(request, rows)`, and as the record `fetch` does
   /// when a row does not read as a `T`; appends nothing on failure.

@@ -63,6 +63,10 @@ class SQLITEBRIDGE_API Expression {
   Expression asc() const noexcept;
   /// `self DESC`: an ordering, valid only in `QueryRequest::order`.
   Expression desc() const noexcept;
+  /// `self ASC NULLS LAST`: an ordering (NULLs after every value).
+  Expression ascNullsLast() const noexcept;
+  /// `self DESC NULLS FIRST`: an ordering (NULLs before every value).
+  Expression descNullsFirst() const noexcept;
   /// `self AS "name"`: a result column named `name`, valid only in
   /// `QueryRequest::select` (elsewhere rendering fails with SQLITE_MISUSE).
   Expression aliased(std::string name) const noexcept;
@@ -218,6 +222,19 @@ struct ForeignKeyColumns {
   std::vector<std::string> destination;
 };
 
+/// One `SET "column" = value` term of `QueryRequest::makeUpdateSQL` and
+/// `Database::updateAll`: `value` is any expression (a bound value, another
+/// column, arithmetic over them).
+struct ColumnAssignment {
+  /// The column of the request's table to set.
+  std::string column;
+  /// What it becomes.
+  Expression value;
+};
+
+/// `ColumnAssignment{column, value}`: `assign("score", column("score") + 1)`.
+SQLITEBRIDGE_API ColumnAssignment assign(std::string column, Expression value) noexcept;
+
 /// A SELECT over one table, built from typed pieces: each call returns a new
 /// request and leaves this one as it was (requests are values; copies share
 /// their immutable state). Building never touches a database.
@@ -229,6 +246,7 @@ struct ForeignKeyColumns {
 /// join's implicit reference or of a `deleteAll` that needs a subquery), and
 /// fails by return value, the reason in the database's `lastError()`:
 /// - SQLITE_MISUSE: a request without a table; a name holding NUL; an
+///   empty `updateAll`; `filterKey` on a table whose key has several columns; an
 ///   ordering, alias or `allColumns()` out of place; a table joined twice or
 ///   to itself; explicit join columns that do not pair up.
 /// - SQLITE_ERROR "no such table: T" (from the schema) when a table whose
@@ -270,6 +288,29 @@ class SQLITEBRIDGE_API QueryRequest {
   /// qualified with its table's name.
   QueryRequest joining(const std::string& table, JoinKind kind,
                        std::optional<ForeignKeyColumns> using_ = std::nullopt) const noexcept;
+  /// Keeps the row whose primary key is `key` (`"id" = ?`, the key column
+  /// read from the schema when the request renders; `rowid` for a table
+  /// without a declared key). A NULL key matches no row. Rendering fails
+  /// with SQLITE_MISUSE naming the table and its columns when the primary
+  /// key has several columns (filter on them instead).
+  QueryRequest filterKey(Value key) const noexcept;
+  /// Keeps the rows whose primary key is one of `keys` (`"id" IN (?, …)`;
+  /// an empty list matches no row). Fails as `filterKey`.
+  QueryRequest filterKeys(std::vector<Value> keys) const noexcept;
+  /// The same rows in the opposite order: each ordering flipped (ASC and
+  /// DESC, NULLS FIRST and NULLS LAST); a request without an order is
+  /// ordered by its primary key (rowid without a declared one), descending.
+  /// Reversing twice restores the request.
+  QueryRequest reversed() const noexcept;
+  /// Adds `selection` after the request's own columns (after every column
+  /// of its table when it selects none): `annotated({count(...)
+  /// .aliased("n")})`. `select` replaces annotations too.
+  QueryRequest annotated(std::vector<Expression> selection) const noexcept;
+  /// Keeps the rows of the request's FTS5 table that match `pattern`
+  /// (`"table" MATCH ?`, bound); no pattern matches no row. SQLite reports
+  /// a table that is not a full-text table, or a malformed pattern, when
+  /// the request runs.
+  QueryRequest matching(std::optional<std::string> pattern) const noexcept;
 
   /// Replaces `out` with the SELECT this request is, its arguments bound in
   /// order. Fails (false, `db.lastError()` saying why, `out` unspecified) as
@@ -284,6 +325,11 @@ class SQLITEBRIDGE_API QueryRequest {
   /// whose primary key the request selects. Order, selection and DISTINCT
   /// change nothing. Fails as `makeSQL`.
   bool makeDeleteSQL(Database& db, SQL& out) const noexcept;
+  /// The statement `Database::updateAll` runs: `UPDATE "t" SET "a" = ?, …
+  /// WHERE …`, or, for a request that joins, groups or limits, an UPDATE of
+  /// the rows whose primary key the request selects. Fails as `makeSQL`,
+  /// and with SQLITE_MISUSE when `assignments` is empty.
+  bool makeUpdateSQL(Database& db, const std::vector<ColumnAssignment>& assignments, SQL& out) const noexcept;
 
   /// The request's table (empty for a default-made request).
   std::string tableName() const noexcept;

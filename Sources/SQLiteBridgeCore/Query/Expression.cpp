@@ -65,6 +65,12 @@ Expression Expression::in(std::vector<Value> values) const noexcept {
 
 Expression Expression::asc() const noexcept { return unary(NodeKind::Ordering, NodeOperator::Asc, *this); }
 Expression Expression::desc() const noexcept { return unary(NodeKind::Ordering, NodeOperator::Desc, *this); }
+Expression Expression::ascNullsLast() const noexcept {
+  return unary(NodeKind::Ordering, NodeOperator::AscNullsLast, *this);
+}
+Expression Expression::descNullsFirst() const noexcept {
+  return unary(NodeKind::Ordering, NodeOperator::DescNullsFirst, *this);
+}
 
 Expression Expression::aliased(std::string name) const noexcept {
   ExpressionNode node;
@@ -141,5 +147,9 @@ Expression max(Expression e) noexcept { return function(NodeFunction::Max, &e); 
 Expression average(Expression e) noexcept { return function(NodeFunction::Average, &e); }
 Expression length(Expression e) noexcept { return function(NodeFunction::Length, &e); }
 Expression abs(Expression e) noexcept { return function(NodeFunction::Abs, &e); }
+
+ColumnAssignment assign(std::string column, Expression value) noexcept {
+  return ColumnAssignment{std::move(column), std::move(value)};
+}
 
 }  // namespace sqlitebridge

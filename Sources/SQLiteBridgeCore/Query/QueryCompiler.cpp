@@ -5,6 +5,7 @@
 #include "QueryCompiler.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -148,6 +149,8 @@ int precedence(const ExpressionNode& node) noexcept {
     case NodeKind::Postfix:
       return operatorPrecedence(node.op);
     case NodeKind::In:
+    case NodeKind::KeyIn:
+    case NodeKind::Match:
       return kEquality;
     case NodeKind::Ordering:
     case NodeKind::Alias:
@@ -167,15 +170,22 @@ class Renderer {
   Renderer(Database& db, const QueryState& state, SQL& out, Error& error)
       : db_(db), state_(state), out_(out), error_(error), qualify_(!state.joins.empty()) {}
 
-  bool select(const std::vector<Expression>* selection, bool distinct) {
+  // The SELECT of `selection` (the request's own columns and annotations
+  // when null); at most one row when `one`.
+  bool select(const std::vector<Expression>* selection, bool distinct, bool one = false) {
     out_.sql(distinct ? "SELECT DISTINCT " : "SELECT ");
-    if (selection->empty()) {
-      allColumns(std::string());
-    } else {
-      for (std::size_t i = 0; i < selection->size(); ++i) {
-        if (i > 0) out_.sql(", ");
-        if (!render(*QueryAccess::node((*selection)[i]), Place::Selection)) return false;
+    if (selection == nullptr) {
+      if (state_.selection.empty()) {
+        allColumns(std::string());
+      } else if (!list(state_.selection, Place::Selection)) {
+        return false;
       }
+      for (const Expression& annotation : state_.annotations) {
+        out_.sql(", ");
+        if (!render(*QueryAccess::node(annotation), Place::Selection)) return false;
+      }
+    } else if (!list(*selection, Place::Selection)) {
+      return false;
     }
     if (!from()) return false;
     if (!where()) return false;
@@ -187,11 +197,12 @@ class Renderer {
       out_.sql(" HAVING ");
       if (!conjunction(state_.havings)) return false;
     }
-    if (!state_.orderings.empty()) {
-      out_.sql(" ORDER BY ");
-      if (!list(state_.orderings, Place::Ordering)) return false;
-    }
-    if (state_.limit) {
+    if (!orderBy()) return false;
+    if (one) {
+      const std::int64_t limit = state_.limit && *state_.limit >= 0 && *state_.limit < 1 ? *state_.limit : 1;
+      out_.sql(" LIMIT ").value(Value(limit));
+      if (state_.limit && state_.offset) out_.sql(" OFFSET ").value(Value(*state_.offset));
+    } else if (state_.limit) {
       out_.sql(" LIMIT ").value(Value(*state_.limit));
       if (state_.offset) out_.sql(" OFFSET ").value(Value(*state_.offset));
     }
@@ -206,17 +217,47 @@ class Renderer {
       return from() && where();
     }
     out_.sql("SELECT COUNT(*) FROM (");
-    if (!select(&state_.selection, state_.distinct)) return false;
+    if (!select(nullptr, state_.distinct)) return false;
     out_.sql(")");
     return true;
   }
 
   bool remove() {
-    const bool plain = state_.joins.empty() && !state_.limit && state_.groups.empty() && state_.havings.empty();
     out_.sql("DELETE FROM ").identifier(state_.table);
-    if (plain) return where();
-    // The rows the request selects, by primary key (rowid for a table
-    // without a declared one; the key columns of a WITHOUT ROWID table).
+    return targetRows();
+  }
+
+  bool update(const std::vector<ColumnAssignment>* assignments) {
+    if (assignments == nullptr || assignments->empty()) {
+      return fail(SQLITE_MISUSE, "an update of " + quoteIdentifier(state_.table) + " sets no column");
+    }
+    out_.sql("UPDATE ").identifier(state_.table).sql(" SET ");
+    // The SET terms name columns of the table itself, never qualified.
+    const bool qualify = qualify_;
+    qualify_ = false;
+    for (std::size_t i = 0; i < assignments->size(); ++i) {
+      if (i > 0) out_.sql(", ");
+      out_.identifier((*assignments)[i].column).sql(" = ");
+      if (!render(*QueryAccess::node((*assignments)[i].value), Place::Expression)) return false;
+    }
+    qualify_ = qualify;
+    return targetRows();
+  }
+
+ private:
+  // The WHERE of a DELETE or UPDATE: the request's filters, or, for a
+  // request that joins, groups or limits, the rows whose primary key (rowid
+  // for a table without a declared one; the key columns of a WITHOUT ROWID
+  // table) the request selects.
+  bool targetRows() {
+    const bool plain = state_.joins.empty() && !state_.limit && state_.groups.empty() && state_.havings.empty();
+    if (plain) {
+      const bool qualify = qualify_;
+      qualify_ = false;
+      const bool rendered = where();
+      qualify_ = qualify;
+      return rendered;
+    }
     std::vector<std::string> key;
     if (!db_.primaryKey(state_.table, key)) return schemaFailure();
     std::vector<Expression> keyColumns;
@@ -234,7 +275,69 @@ class Renderer {
     return true;
   }
 
- private:
+  // ORDER BY the request's orderings, each flipped when it is reversed (by
+  // its primary key, descending, when reversed without an order).
+  bool orderBy() {
+    if (state_.orderings.empty()) {
+      if (!state_.reversed) return true;
+      std::vector<std::string> key;
+      if (!db_.primaryKey(state_.table, key)) return schemaFailure();
+      out_.sql(" ORDER BY ");
+      for (std::size_t i = 0; i < key.size(); ++i) {
+        if (i > 0) out_.sql(", ");
+        if (qualify_) out_.identifier(state_.table).sql(".");
+        out_.identifier(key[i]).sql(" DESC");
+      }
+      return true;
+    }
+    out_.sql(" ORDER BY ");
+    for (std::size_t i = 0; i < state_.orderings.size(); ++i) {
+      if (i > 0) out_.sql(", ");
+      const ExpressionNode& node = *QueryAccess::node(state_.orderings[i]);
+      if (!state_.reversed) {
+        if (!render(node, Place::Ordering)) return false;
+      } else if (node.kind == NodeKind::Ordering) {
+        if (!render(*node.left, Place::Expression)) return false;
+        out_.sql(orderingText(flipped(node.op)));
+      } else {
+        if (!render(node, Place::Expression)) return false;
+        out_.sql(" DESC");
+      }
+    }
+    return true;
+  }
+
+  static NodeOperator flipped(NodeOperator op) noexcept {
+    switch (op) {
+      case NodeOperator::Asc:
+        return NodeOperator::Desc;
+      case NodeOperator::Desc:
+        return NodeOperator::Asc;
+      case NodeOperator::AscNullsLast:
+        return NodeOperator::DescNullsFirst;
+      default:
+        return NodeOperator::AscNullsLast;
+    }
+  }
+
+  static const char* orderingText(NodeOperator op) noexcept {
+    switch (op) {
+      case NodeOperator::Asc:
+        return " ASC";
+      case NodeOperator::Desc:
+        return " DESC";
+      case NodeOperator::AscNullsLast:
+        return " ASC NULLS LAST";
+      default:
+        return " DESC NULLS FIRST";
+    }
+  }
+
+  // The request's own table, as a qualifier where columns are qualified.
+  void ownQualifier() {
+    if (qualify_) out_.identifier(state_.table).sql(".");
+  }
+
   bool fail(int code, std::string message) {
     error_ = Error{code, code, std::move(message), std::string()};
     return false;
@@ -369,8 +472,8 @@ class Renderer {
       case NodeKind::Column:
         if (!node.table.empty()) {
           out_.identifier(node.table).sql(".");
-        } else if (qualify_) {
-          out_.identifier(state_.table).sql(".");
+        } else {
+          ownQualifier();
         }
         out_.identifier(node.name);
         return true;
@@ -429,7 +532,29 @@ class Renderer {
       case NodeKind::Ordering:
         if (place != Place::Ordering) return fail(SQLITE_MISUSE, "asc() and desc() stand only in order(...)");
         if (!render(*node.left, Place::Expression)) return false;
-        out_.sql(node.op == NodeOperator::Asc ? " ASC" : " DESC");
+        out_.sql(orderingText(node.op));
+        return true;
+      case NodeKind::KeyIn: {
+        std::vector<std::string> key;
+        if (!db_.primaryKey(state_.table, key)) return schemaFailure();
+        if (key.size() != 1) {
+          std::string names;
+          for (const std::string& name : key) names += (names.empty() ? "" : ", ") + quoteIdentifier(name);
+          return fail(SQLITE_MISUSE, "the primary key of " + quoteIdentifier(state_.table) + " has " +
+                                         std::to_string(key.size()) + " columns (" + names +
+                                         "): filter on them, not by key");
+        }
+        ownQualifier();
+        out_.identifier(key[0]);
+        if (node.values.size() == 1) {
+          out_.sql(" = ").value(node.values[0]);
+        } else {
+          out_.sql(" IN ").list(node.values);
+        }
+        return true;
+      }
+      case NodeKind::Match:
+        out_.identifier(state_.table).sql(" MATCH ").value(node.value);
         return true;
       case NodeKind::Alias:
         if (place != Place::Selection) return fail(SQLITE_MISUSE, "aliased(...) stands only in a selection");
@@ -449,7 +574,8 @@ class Renderer {
 
 }  // namespace
 
-bool renderQuery(Database& db, const QueryState& state, QueryStatement statement, SQL& out, Error& error) {
+bool renderQuery(Database& db, const QueryState& state, QueryStatement statement, SQL& out, Error& error,
+                 const std::vector<ColumnAssignment>* assignments) {
   out = SQL();
   if (!state.hasTable) {
     error = Error{SQLITE_MISUSE, SQLITE_MISUSE, "the query request has no table (make it with QueryRequest::table)",
@@ -459,7 +585,11 @@ bool renderQuery(Database& db, const QueryState& state, QueryStatement statement
   Renderer renderer(db, state, out, error);
   switch (statement) {
     case QueryStatement::Select:
-      return renderer.select(&state.selection, state.distinct);
+      return renderer.select(nullptr, state.distinct);
+    case QueryStatement::SelectOne:
+      return renderer.select(nullptr, state.distinct, true);
+    case QueryStatement::Update:
+      return renderer.update(assignments);
     case QueryStatement::Count:
       return renderer.count();
     case QueryStatement::Delete:

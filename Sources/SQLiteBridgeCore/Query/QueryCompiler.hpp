@@ -16,6 +16,8 @@ class Database;
 /// keys). Returns false with `error` set (SQLITE_MISUSE for a malformed
 /// request, the schema call's error, or SQLITE_ERROR naming both tables of a
 /// join no foreign key, or several, decide). May throw std::bad_alloc.
-bool renderQuery(Database& db, const QueryState& state, QueryStatement statement, SQL& out, Error& error);
+/// `assignments` are the SET terms of an `Update` (read for it only).
+bool renderQuery(Database& db, const QueryState& state, QueryStatement statement, SQL& out, Error& error,
+                 const std::vector<ColumnAssignment>* assignments = nullptr);
 
 }  // namespace sqlitebridge

@@ -27,6 +27,8 @@ enum class NodeKind : std::uint8_t {
   Function,    // function, left (absent for COUNT(*))
   Ordering,    // op (Asc, Desc), left
   Alias,       // name, left
+  KeyIn,       // values: the request's primary key (one column) equals one of them
+  Match,       // value: the request's (FTS5) table MATCH the pattern
 };
 
 enum class NodeOperator : std::uint8_t {
@@ -50,6 +52,8 @@ enum class NodeOperator : std::uint8_t {
   IsNotNull,
   Asc,
   Desc,
+  AscNullsLast,
+  DescNullsFirst,
 };
 
 enum class NodeFunction : std::uint8_t {
@@ -95,14 +99,18 @@ struct QueryState {
   std::optional<std::int64_t> limit;
   std::optional<std::int64_t> offset;
   std::vector<Expression> selection;
+  std::vector<Expression> annotations;
   bool distinct = false;
+  bool reversed = false;
   std::vector<Expression> groups;
   std::vector<Expression> havings;
   std::vector<JoinSpec> joins;
 };
 
 /// Which statement of a request to render.
-enum class QueryStatement { Select, Count, Delete };
+/// (SelectOne: the select with at most one row, `LIMIT 1` within the
+/// request's own limit and offset.)
+enum class QueryStatement { Select, SelectOne, Count, Delete, Update };
 
 /// The core's access to the opaque parts of the public types (and, as a
 /// friend of `Database`, to its call bookkeeping).
@@ -114,7 +122,9 @@ struct QueryAccess {
   /// Renders `statement` of `request` into `out` as a call on `db`: clears
   /// `db`'s error first (SQLITE_MISUSE when closed), records the failure
   /// there otherwise (QueryRequest.cpp). Never throws.
-  static bool render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out) noexcept;
+  /// `assignments` is read for `Update` only.
+  static bool render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out,
+                     const std::vector<ColumnAssignment>* assignments = nullptr) noexcept;
 };
 
 }  // namespace sqlitebridge

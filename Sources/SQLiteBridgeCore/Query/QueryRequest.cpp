@@ -59,7 +59,10 @@ QueryRequest QueryRequest::limit(std::int64_t limit, std::optional<std::int64_t>
 }
 
 QueryRequest QueryRequest::select(std::vector<Expression> selection) const noexcept {
-  return changed(*state_, [&](QueryState& s) { s.selection = std::move(selection); });
+  return changed(*state_, [&](QueryState& s) {
+    s.selection = std::move(selection);
+    s.annotations.clear();
+  });
 }
 
 QueryRequest QueryRequest::distinct() const noexcept {
@@ -79,6 +82,37 @@ QueryRequest QueryRequest::joining(const std::string& table, JoinKind kind,
   return changed(*state_, [&](QueryState& s) { s.joins.push_back(JoinSpec{table, kind, std::move(using_)}); });
 }
 
+QueryRequest QueryRequest::filterKey(Value key) const noexcept {
+  std::vector<Value> keys;
+  keys.push_back(std::move(key));
+  return filterKeys(std::move(keys));
+}
+
+QueryRequest QueryRequest::filterKeys(std::vector<Value> keys) const noexcept {
+  ExpressionNode node;
+  node.kind = NodeKind::KeyIn;
+  node.values = std::move(keys);
+  return filter(QueryAccess::make(std::make_shared<ExpressionNode>(std::move(node))));
+}
+
+QueryRequest QueryRequest::reversed() const noexcept {
+  return changed(*state_, [](QueryState& s) { s.reversed = !s.reversed; });
+}
+
+QueryRequest QueryRequest::annotated(std::vector<Expression> selection) const noexcept {
+  return changed(*state_, [&](QueryState& s) {
+    for (Expression& e : selection) s.annotations.push_back(std::move(e));
+  });
+}
+
+QueryRequest QueryRequest::matching(std::optional<std::string> pattern) const noexcept {
+  if (!pattern) return filter(value(Value(std::int64_t{0})));
+  ExpressionNode node;
+  node.kind = NodeKind::Match;
+  node.value = Value(std::move(*pattern));
+  return filter(QueryAccess::make(std::make_shared<ExpressionNode>(std::move(node))));
+}
+
 bool QueryRequest::makeSQL(Database& db, SQL& out) const noexcept {
   return QueryAccess::render(db, *this, QueryStatement::Select, out);
 }
@@ -91,14 +125,20 @@ bool QueryRequest::makeDeleteSQL(Database& db, SQL& out) const noexcept {
   return QueryAccess::render(db, *this, QueryStatement::Delete, out);
 }
 
+bool QueryRequest::makeUpdateSQL(Database& db, const std::vector<ColumnAssignment>& assignments,
+                                 SQL& out) const noexcept {
+  return QueryAccess::render(db, *this, QueryStatement::Update, out, &assignments);
+}
+
 std::string QueryRequest::tableName() const noexcept { return state_->table; }
 
-bool QueryAccess::render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out) noexcept {
+bool QueryAccess::render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out,
+                         const std::vector<ColumnAssignment>* assignments) noexcept {
   if (!db.beginCall()) return false;
   try {
     SQL rendered;
     Error error;
-    if (!renderQuery(db, *request.state_, statement, rendered, error)) {
+    if (!renderQuery(db, *request.state_, statement, rendered, error, assignments)) {
       // A schema lookup's failure is already the connection's error.
       if (db.lastError().isError()) return false;
       return db.connection_->fail(error.code, error.message, std::string());
@@ -142,6 +182,28 @@ bool Database::deleteAll(const QueryRequest& request, std::int64_t* changed) noe
   if (!QueryAccess::render(*this, request, QueryStatement::Delete, sql) || !execute(sql)) return false;
   if (changed != nullptr) *changed = changes();
   return true;
+}
+
+bool Database::updateAll(const QueryRequest& request, const std::vector<ColumnAssignment>& assignments,
+                         std::int64_t* changed) noexcept {
+  SQL sql;
+  if (!QueryAccess::render(*this, request, QueryStatement::Update, sql, &assignments) || !execute(sql)) return false;
+  if (changed != nullptr) *changed = changes();
+  return true;
+}
+
+bool Database::fetchOne(const QueryRequest& request, Row& row, bool& found) noexcept {
+  SQL sql;
+  if (!QueryAccess::render(*this, request, QueryStatement::SelectOne, sql)) return false;
+  try {
+    std::vector<Row> rows;
+    if (!execute(sql, &rows)) return false;
+    found = !rows.empty();
+    if (found) row = std::move(rows[0]);
+    return true;
+  } catch (const std::bad_alloc&) {
+    return connection_->fail(SQLITE_NOMEM, "out of memory while fetching a row", sql.text());
+  }
 }
 
 }  // namespace sqlitebridge
