@@ -24,9 +24,7 @@ import Foundation
 /// The table and the key are read when a `Database` first writes a record
 /// of the type (and again only when its columns change): give each type
 /// one table and one key.
-public protocol PersistableRecord {
-  /// The table the record is a row of (any name: it is quoted).
-  static var databaseTableName: String { get }
+public protocol PersistableRecord: TableRecord {
   /// The columns of the primary key, in key order: `update`, `save` and
   /// `delete` find the row by them, and `encode(to:)` must set each of
   /// them (or those calls throw `.misuse`). Default: `["id"]`.

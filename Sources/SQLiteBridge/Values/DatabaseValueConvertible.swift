@@ -15,7 +15,7 @@ import SQLiteBridgeCore.Interop
 /// Conform your own types to read and bind them directly; a type that is
 /// `DatabaseValueConvertible` and `Decodable` is decoded through this
 /// protocol, from one column.
-public protocol DatabaseValueConvertible {
+public protocol DatabaseValueConvertible: SQLExpressible {
   /// The value to store (bind) for `self`.
   var databaseValue: DatabaseValue { get }
   /// `value` as `Self`, or nil when it does not convert exactly.

@@ -149,6 +149,7 @@ int precedence(const ExpressionNode& node) noexcept {
     case NodeKind::Postfix:
       return operatorPrecedence(node.op);
     case NodeKind::In:
+    case NodeKind::InList:
     case NodeKind::KeyIn:
     case NodeKind::Match:
       return kEquality;
@@ -518,6 +519,15 @@ class Renderer {
       case NodeKind::In:
         if (!operand(*node.left, kEquality)) return false;
         out_.sql(" IN ").list(node.values);
+        return true;
+      case NodeKind::InList:
+        if (!operand(*node.left, kEquality)) return false;
+        out_.sql(" IN (");
+        for (std::size_t i = 0; i < node.operands.size(); ++i) {
+          if (i > 0) out_.sql(", ");
+          if (!render(*node.operands[i], Place::Expression)) return false;
+        }
+        out_.sql(")");
         return true;
       case NodeKind::Function:
         out_.sql(functionName(node.function)).sql("(");

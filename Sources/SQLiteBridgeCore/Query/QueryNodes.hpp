@@ -24,6 +24,7 @@ enum class NodeKind : std::uint8_t {
   Binary,      // op, left, right
   Postfix,     // op (IsNull, IsNotNull), left
   In,          // left, values
+  InList,      // left, operands (expressions; values among them bound)
   Function,    // function, left (absent for COUNT(*))
   Ordering,    // op (Asc, Desc), left
   Alias,       // name, left
@@ -78,6 +79,7 @@ struct ExpressionNode {
   std::string table;
   Value value;
   std::vector<Value> values;
+  std::vector<std::shared_ptr<const ExpressionNode>> operands;
   std::shared_ptr<const ExpressionNode> left;
   std::shared_ptr<const ExpressionNode> right;
 };

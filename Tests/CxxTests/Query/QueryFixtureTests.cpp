@@ -21,7 +21,12 @@
 //             "origin": [c], "destination": [c]} (the column lists only when given explicitly)],
 //             "filters": [EXPR] (one filter call each), "select": [EXPR], "distinct": true, "group": [EXPR],
 //             "having": [EXPR] (one having call each), "order": [EXPR], "limit": n, "offset": n}
-//   Built in that key order: table, joins, filters, select, distinct, group, having, order, limit/offset.
+//   and (issue 40, second part): "keys": [VALUE] (filterKeys), "matching": "pattern" | null,
+//             "annotated": [EXPR], "reversed": true; EXPR also {"ascNullsLast": EXPR} | {"descNullsFirst": EXPR}.
+//   A case may add "statement": "selectOne" | "count" | "delete" | "update" (default: the select) and, for
+//   an update, "assignments": [{"column": c, "value": EXPR}].
+//   Built in that key order: table, joins, keys, filters, matching, select, annotated, distinct, group,
+//   having, order, reversed, limit/offset.
 //
 // Regenerate after a deliberate change of the rendering:
 //   SQLITEBRIDGE_WRITE_FIXTURES=1 build/default/Tests/CxxTests/sqlitebridge-cxx-tests \
@@ -37,6 +42,7 @@
 #include <vector>
 
 #include "FixtureSupport.hpp"
+#include "sqlitebridge/interop/Query.hpp"
 #include "HostileSupport.hpp"
 #include "QueryTestSupport.hpp"
 
@@ -148,6 +154,8 @@ Node fn(const std::string& name, const Node& a) {
 Node countStar() { return {"{\"function\": \"countAll\", \"args\": []}", countAll()}; }
 Node asc(const Node& a) { return {"{\"asc\": " + a.json + "}", a.expression.asc()}; }
 Node desc(const Node& a) { return {"{\"desc\": " + a.json + "}", a.expression.desc()}; }
+Node ascNullsLast(const Node& a) { return {"{\"ascNullsLast\": " + a.json + "}", a.expression.ascNullsLast()}; }
+Node descNullsFirst(const Node& a) { return {"{\"descNullsFirst\": " + a.json + "}", a.expression.descNullsFirst()}; }
 Node alias(const Node& a, const std::string& name) {
   return {"{\"alias\": " + jsonString(name) + ", \"of\": " + a.json + "}", a.expression.aliased(name)};
 }
@@ -171,6 +179,10 @@ struct Request {
   std::vector<Node> order;
   std::optional<std::int64_t> limit;
   std::optional<std::int64_t> offset;
+  std::optional<std::vector<Value>> keys;
+  std::optional<std::optional<std::string>> matching;
+  std::vector<Node> annotated;
+  bool reversed = false;
 
   std::string json() const {
     const auto names = [](const std::vector<std::string>& list) { return jsonList(list, jsonString); };
@@ -186,12 +198,16 @@ struct Request {
                return j + "}";
              });
     }
+    if (keys) out += ", \"keys\": " + jsonList(*keys, valueJSON);
     if (!filters.empty()) out += ", \"filters\": " + nodesJSON(filters);
+    if (matching) out += ", \"matching\": " + (*matching ? jsonString(**matching) : std::string("null"));
     if (!select.empty()) out += ", \"select\": " + nodesJSON(select);
+    if (!annotated.empty()) out += ", \"annotated\": " + nodesJSON(annotated);
     if (distinct) out += ", \"distinct\": true";
     if (!group.empty()) out += ", \"group\": " + nodesJSON(group);
     if (!having.empty()) out += ", \"having\": " + nodesJSON(having);
     if (!order.empty()) out += ", \"order\": " + nodesJSON(order);
+    if (reversed) out += ", \"reversed\": true";
     if (limit) out += ", \"limit\": " + std::to_string(*limit);
     if (offset) out += ", \"offset\": " + std::to_string(*offset);
     return out + "}";
@@ -200,20 +216,75 @@ struct Request {
   QueryRequest build() const {
     QueryRequest request = QueryRequest::table(table);
     for (const Join& join : joins) request = request.joining(join.table, join.kind, join.columns);
+    if (keys) request = request.filterKeys(*keys);
     for (const Node& filter : filters) request = request.filter(filter.expression);
+    if (matching) request = request.matching(*matching);
     if (!select.empty()) request = request.select(expressions(select));
+    if (!annotated.empty()) request = request.annotated(expressions(annotated));
     if (distinct) request = request.distinct();
     if (!group.empty()) request = request.group(expressions(group));
     for (const Node& predicate : having) request = request.having(predicate.expression);
     if (!order.empty()) request = request.order(expressions(order));
+    if (reversed) request = request.reversed();
     if (limit) request = request.limit(*limit, offset);
     return request;
   }
 };
 
+// Which statement of the request a case renders ("select" unless said).
+enum class Statement { Select, SelectOne, Count, Delete, Update };
+
 struct Case {
   std::string name;
   Request request;
+  Statement statement = Statement::Select;
+  std::vector<std::pair<std::string, Node>> assignments;
+
+  std::string statementName() const {
+    switch (statement) {
+      case Statement::SelectOne:
+        return "selectOne";
+      case Statement::Count:
+        return "count";
+      case Statement::Delete:
+        return "delete";
+      case Statement::Update:
+        return "update";
+      default:
+        return "select";
+    }
+  }
+
+  std::vector<ColumnAssignment> built() const {
+    std::vector<ColumnAssignment> result;
+    for (const auto& [name, node] : assignments) result.push_back(assign(name, node.expression));
+    return result;
+  }
+
+  std::string assignmentsJSON() const {
+    return jsonList(assignments, [](const std::pair<std::string, Node>& a) {
+      return "{\"column\": " + jsonString(a.first) + ", \"value\": " + a.second.json + "}";
+    });
+  }
+
+  // Renders the case's statement.
+  bool render(Database& db, SQL& sql) const {
+    const QueryRequest built = request.build();
+    switch (statement) {
+      case Statement::Select:
+        return built.makeSQL(db, sql);
+      case Statement::SelectOne:
+        // What Database::fetchOne and the Swift face's fetchOne run.
+        return interop::QueryBuilding::render(db, built, interop::RequestStatement::SelectOne, {}, sql);
+      case Statement::Count:
+        return built.makeCountSQL(db, sql);
+      case Statement::Delete:
+        return built.makeDeleteSQL(db, sql);
+      case Statement::Update:
+        return built.makeUpdateSQL(db, this->built(), sql);
+    }
+    return false;
+  }
 };
 
 const char* kHostileTable = "odd\"; DROP TABLE books; --";
@@ -222,13 +293,17 @@ const char* kHostileColumn = "col'); DELETE FROM books; --";
 std::string fixtureSchema() {
   return std::string(librarySchema()) + "CREATE TABLE " + quoted(kHostileTable) + " (id INTEGER PRIMARY KEY, " +
          quoted(kHostileColumn) + " TEXT, bookId INTEGER REFERENCES books(id));" + "INSERT INTO " +
-         quoted(kHostileTable) + " VALUES (1, 'x'' OR 1=1 --', 1);";
+         quoted(kHostileTable) + " VALUES (1, 'x'' OR 1=1 --', 1);" +
+         "CREATE VIRTUAL TABLE docs USING fts5(body);INSERT INTO docs VALUES ('red apple'), ('green pear');";
 }
 
 std::vector<Case> cases() {
   const Node id = col("id"), year = col("year"), title = col("title"), authorId = col("authorId");
   std::vector<Case> all;
-  const auto add = [&](std::string name, Request request) { all.push_back({std::move(name), std::move(request)}); };
+  const auto add = [&](std::string name, Request request, Statement statement = Statement::Select,
+                       std::vector<std::pair<std::string, Node>> assignments = {}) {
+    all.push_back({std::move(name), std::move(request), statement, std::move(assignments)});
+  };
   Request r;
   r.table = "books";
   add("every row", r);
@@ -358,6 +433,60 @@ std::vector<Case> cases() {
     c.order = {asc(col(kHostileColumn))};
     add("hostile names are quoted, hostile values bound", c);
   }
+  {
+    Request c = r;
+    c.keys = std::vector<Value>{Value(std::int64_t{2})};
+    add("filter by primary key", c);
+    c.keys = std::vector<Value>{Value(std::int64_t{1}), Value(std::int64_t{3})};
+    c.filters = {op(">", year, val(1000))};
+    add("filter by primary keys, then a filter", c);
+    c.keys = std::vector<Value>{};
+    c.filters = {};
+    add("filter by no key", c);
+  }
+  {
+    Request c = r;
+    c.reversed = true;
+    add("reversed without an order: the primary key descending", c);
+    c.order = {ascNullsLast(year), title, descNullsFirst(authorId), desc(id)};
+    add("reversed flips every ordering", c);
+    c.reversed = false;
+    add("nulls first and last", c);
+  }
+  {
+    Request c = r;
+    c.annotated = {alias(op("+", year, val(1)), "next")};
+    add("annotated after every column", c);
+    c.select = {title};
+    add("annotated after a selection", c);
+  }
+  {
+    Request c;
+    c.table = "docs";
+    c.matching = std::optional<std::string>("red OR pear");
+    add("matching binds the pattern", c);
+    c.matching = std::optional<std::string>();
+    add("matching no pattern matches nothing", c);
+  }
+  {
+    // On reviews, which no foreign key references (a delete stays legal).
+    Request c;
+    c.table = "reviews";
+    const Node stars = col("stars");
+    c.filters = {op(">", stars, val(3))};
+    add("count of a plain request", c, Statement::Count);
+    add("delete of a plain request", c, Statement::Delete);
+    add("update of a plain request", c, Statement::Update, {{"stars", op("+", stars, val(1))}, {"bookId", val(3)}});
+    c.order = {desc(stars)};
+    c.limit = 1;
+    add("count of a limited request", c, Statement::Count);
+    add("delete of a limited request, by primary key", c, Statement::Delete);
+    add("update of a limited request, by primary key", c, Statement::Update, {{"stars", val(Value())}});
+    c.filters = {};
+    c.limit = 2;
+    c.offset = 1;
+    add("first row within the limit and offset", c, Statement::SelectOne);
+  }
   return all;
 }
 
@@ -377,13 +506,16 @@ std::string fixtureText() {
   for (std::size_t k = 0; k < all.size(); ++k) {
     const QueryRequest request = all[k].request.build();
     SQL sql;
-    EXPECT_TRUE(request.makeSQL(db, sql)) << all[k].name << ": " << db.error();
-    // Every case runs on the schema.
-    std::vector<Row> rows;
-    EXPECT_TRUE(db.fetch(request, &rows)) << all[k].name << ": " << db.error();
+    EXPECT_TRUE(all[k].render(db, sql)) << all[k].name << ": " << db.error();
+    // Every case runs on the schema (in a transaction rolled back after).
+    EXPECT_TRUE(db.executeScript("SAVEPOINT fixture")) << db.error();
+    EXPECT_TRUE(db.execute(sql)) << all[k].name << ": " << db.error();
+    EXPECT_TRUE(db.executeScript("ROLLBACK TO fixture; RELEASE fixture")) << db.error();
     text << "    {\"name\": " << jsonString(all[k].name) << ",\n"
-         << "     \"request\": " << all[k].request.json() << ",\n"
-         << "     \"sql\": " << jsonString(sql.text()) << ",\n"
+         << "     \"request\": " << all[k].request.json() << ",\n";
+    if (all[k].statement != Statement::Select) text << "     \"statement\": \"" << all[k].statementName() << "\",\n";
+    if (!all[k].assignments.empty()) text << "     \"assignments\": " << all[k].assignmentsJSON() << ",\n";
+    text << "     \"sql\": " << jsonString(sql.text()) << ",\n"
          << "     \"arguments\": " << jsonList(sql.arguments(), valueJSON) << "}"
          << (k + 1 < all.size() ? ",\n" : "\n");
   }

@@ -33,10 +33,11 @@ std::vector<std::string> fetched(Database& db, const QueryRequest& request) {
 
 TEST(QueryRequestFeatures, FilterKeyUsesTheSchemasPrimaryKey) {
   Database db = openLibrary();
-  ASSERT_TRUE(db.executeScript("CREATE TABLE codes (code TEXT PRIMARY KEY, label TEXT) WITHOUT ROWID;"
-                               "INSERT INTO codes VALUES ('a', 'A'), ('b', 'B');"
-                               "CREATE TABLE plain (label TEXT); INSERT INTO plain VALUES ('x'), ('y');"
-                               "CREATE TABLE pairs (a INTEGER, b INTEGER, PRIMARY KEY (a, b));"))
+  ASSERT_TRUE(
+      db.executeScript("CREATE TABLE codes (code TEXT PRIMARY KEY, label TEXT) WITHOUT ROWID;"
+                       "INSERT INTO codes VALUES ('a', 'A'), ('b', 'B');"
+                       "CREATE TABLE plain (label TEXT); INSERT INTO plain VALUES ('x'), ('y');"
+                       "CREATE TABLE pairs (a INTEGER, b INTEGER, PRIMARY KEY (a, b));"))
       << db.error();
   EXPECT_EQ(sqlOf(db, QueryRequest::table("books").filterKey(Value(std::int64_t{3}))),
             "SELECT * FROM \"books\" WHERE \"id\" = ?");
@@ -103,12 +104,14 @@ TEST(QueryRequestFeatures, AnnotationsFollowTheRequestsColumnsAndSelectReplacesT
 
 TEST(QueryRequestFeatures, MatchingBindsThePatternAndNoPatternMatchesNothing) {
   Database db = openLibrary();
-  ASSERT_TRUE(db.executeScript("CREATE VIRTUAL TABLE docs USING fts5(body);"
-                               "INSERT INTO docs VALUES ('red apple'), ('green pear'), ('red pear');"))
+  ASSERT_TRUE(
+      db.executeScript("CREATE VIRTUAL TABLE docs USING fts5(body);"
+                       "INSERT INTO docs VALUES ('red apple'), ('green pear'), ('red pear');"))
       << db.error();
   const QueryRequest red = QueryRequest::table("docs").matching(std::string("red"));
   EXPECT_EQ(sqlOf(db, red), "SELECT * FROM \"docs\" WHERE \"docs\" MATCH ?");
-  EXPECT_EQ(fetched(db, red.order({column("rowid")})), dump(db, "SELECT * FROM docs WHERE docs MATCH 'red' ORDER BY rowid"));
+  EXPECT_EQ(fetched(db, red.order({column("rowid")})),
+            dump(db, "SELECT * FROM docs WHERE docs MATCH 'red' ORDER BY rowid"));
   EXPECT_EQ(fetched(db, red.matching(std::string("pear"))), (std::vector<std::string>{"body=text:red pear"}));
   EXPECT_TRUE(fetched(db, QueryRequest::table("docs").matching(std::nullopt)).empty());
   // A hostile pattern is a pattern: bound, table intact.
@@ -145,8 +148,9 @@ TEST(QueryRequestFeatures, UpdateAllSetsWhatTheRequestSelects) {
   EXPECT_EQ(db.lastError().code, SQLITE_MISUSE);
   EXPECT_TRUE(contains(db.lastError().message, "sets no column")) << db.lastError().message;
   // A broken constraint: SQLite's error, no row changed.
-  ASSERT_TRUE(db.executeScript("CREATE TABLE u (id INTEGER PRIMARY KEY, v INTEGER UNIQUE);"
-                               "INSERT INTO u VALUES (1, 1), (2, 2);"))
+  ASSERT_TRUE(
+      db.executeScript("CREATE TABLE u (id INTEGER PRIMARY KEY, v INTEGER UNIQUE);"
+                       "INSERT INTO u VALUES (1, 1), (2, 2);"))
       << db.error();
   EXPECT_FALSE(db.updateAll(QueryRequest::table("u"), {assign("v", value(Value(std::int64_t{7})))}));
   EXPECT_EQ(db.lastError().code, SQLITE_CONSTRAINT);

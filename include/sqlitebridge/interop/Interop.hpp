@@ -10,6 +10,7 @@
 #include "Extensions.hpp"
 #include "Observation.hpp"
 #include "Opening.hpp"
+#include "Query.hpp"
 #include "Records.hpp"
 #include "RowListAccess.hpp"
 #include "Schema.hpp"
