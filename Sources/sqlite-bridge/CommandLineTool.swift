@@ -58,6 +58,18 @@ enum CommandLineTool {
           qualified (main.t, temp.t).
       update-table DB TABLE --create SQL [--insert SQL]
           Rebuild TABLE with a new schema (see Database.updateTable).
+      generate swift|cxx DB [--table TABLE]... [--output FILE]
+          Write a record type for each table of the existing file DB (or for
+          each TABLE, which may also be a view or an internal table), to FILE
+          or stdout: in Swift a Codable, FetchableRecord, PersistableRecord
+          struct with Columns and the associations its foreign keys imply; in
+          C++ a struct, its Columns and Associations, and its RecordTraits.
+          Property types follow the declared type's affinity (DATE, DATETIME,
+          TIMESTAMP: dates; BOOL, BOOLEAN: booleans; no type: any value),
+          optional when the column may be NULL. Names become identifiers
+          (words joined in camel case, keywords escaped); two names giving one
+          identifier, or an unknown TABLE, fail (exit 1) naming them. See
+          docs/generate.md.
       node --address HOST:PORT --data DIR [--join HOST:PORT,...] [--id N]
           Run a dqlite node (a member of a replicated cluster) in the
           foreground until SIGTERM or SIGINT, when it hands leadership over (if
@@ -143,6 +155,7 @@ enum CommandLineTool {
       case "shell": try ShellCommand.run(&options, opener, cluster)
       case "check": try CheckCommand.run(&options, opener)
       case "backup": try BackupCommand.run(&options, opener)
+      case "generate": try GenerateCommand.run(&options, opener)
       case "version": try VersionCommand.run(&options)
       case "help", "--help", "-h": print(usage)
       default: throw UsageError("unknown command '\(command)'")

@@ -55,20 +55,7 @@ enum RowPrinting {
   }
 
   static func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    quotedString(text) { $0.value < 0x20 ? String(format: "\\u%04x", $0.value) : nil }
   }
 
   /// One value as a table cell: NULL, text as it is, anything else as its

@@ -18,6 +18,10 @@ import termios
 import time
 import unittest
 
+import test_generate
+# The generate command's tests run with these (test_generate.py).
+from test_generate import AffinityTests, CollisionTests, HostileSchemaTests, SelectionTests  # noqa: F401
+
 CLI = None
 
 
@@ -1408,4 +1412,5 @@ class LitestreamTests(unittest.TestCase):
 
 if __name__ == "__main__":
     CLI = os.path.abspath(sys.argv.pop(1))
+    test_generate.CLI = CLI
     unittest.main(verbosity=2)
