@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,6 +16,7 @@ namespace sqlitebridge {
 class Database;
 struct ExpressionNode;
 struct QueryState;
+struct AssociationState;
 struct QueryAccess;
 
 /// A piece of a query request: a column, a value, or operators and functions
@@ -235,6 +237,112 @@ struct ColumnAssignment {
 /// `ColumnAssignment{column, value}`: `assign("score", column("score") + 1)`.
 SQLITEBRIDGE_API ColumnAssignment assign(std::string column, Expression value) noexcept;
 
+/// Which way an association goes, from the table it starts at (its
+/// origin) to the table it reaches (its destination).
+enum class AssociationKind {
+  /// The origin holds the foreign key (a book belongs to its author): at
+  /// most one destination row per origin row.
+  BelongsTo,
+  /// The destination holds the foreign key, at most one row per origin row
+  /// (an author has one profile).
+  HasOne,
+  /// The destination holds the foreign key (an author has many books).
+  HasMany,
+};
+
+/// How `QueryRequest::including` uses an association.
+enum class IncludeKind {
+  /// INNER JOIN, the destination's columns selected after the request's
+  /// (a scope named by the association's key): rows without a match are
+  /// left out.
+  IncludingRequired,
+  /// LEFT JOIN, the destination's columns selected (NULL without a match).
+  IncludingOptional,
+  /// A to-many association fetched by a second query for every origin row
+  /// at once (`makePrefetchSQL`), not joined.
+  IncludingAll,
+  /// INNER JOIN, nothing selected: a filter on the destination.
+  JoiningRequired,
+  /// LEFT JOIN, nothing selected.
+  JoiningOptional,
+};
+
+/// A relation between the rows of two tables, declared once and used by
+/// requests (`including`), in filters and selections (`count()`,
+/// `isEmpty()`). A value; building one never touches a database.
+///
+/// The foreign key comes from the schema (`PRAGMA foreign_key_list`): for
+/// `belongsTo`, the origin's key to the destination; for `hasOne` and
+/// `hasMany`, the destination's key to the origin. None, or several, is an
+/// error naming both tables when a request using it renders; `using_`
+/// gives the columns instead: `origin` the columns of the table that holds
+/// the key (the child), `destination` the columns they reference in the
+/// other table (empty: its primary key).
+class SQLITEBRIDGE_API Association {
+ public:
+  /// An association to no table: rendering a request with it fails with
+  /// SQLITE_MISUSE.
+  Association() noexcept;
+
+  /// The origin's foreign key to `destination` (a book's author).
+  static Association belongsTo(std::string destination,
+                               std::optional<ForeignKeyColumns> using_ = std::nullopt) noexcept;
+  /// `destination`'s foreign key to the origin, one row (an author's profile).
+  static Association hasOne(std::string destination, std::optional<ForeignKeyColumns> using_ = std::nullopt) noexcept;
+  /// `destination`'s foreign key to the origin, many rows (an author's books).
+  static Association hasMany(std::string destination, std::optional<ForeignKeyColumns> using_ = std::nullopt) noexcept;
+
+  /// The name of the association's scope in a fetched row and of its
+  /// prefetched rows (default: the destination table's name). Two
+  /// associations of one request under the same key fail with
+  /// SQLITE_MISUSE.
+  Association forKey(std::string key) const noexcept;
+  /// The name the destination takes in the SQL (`JOIN "t" AS "alias"`),
+  /// for reaching its columns from the request with `column(alias, name)`.
+  /// Without one, the destination is called by its table's name, or, when
+  /// that name is taken (a self-join, a table joined twice), by the key.
+  Association aliased(std::string alias) const noexcept;
+  /// Keeps the destination rows where `predicate` holds (part of the JOIN's
+  /// ON clause; of a prefetch's WHERE). Columns refer to the destination.
+  Association filter(Expression predicate) const noexcept;
+  /// Orders the destination's rows (after the request's own orderings;
+  /// a prefetch's rows by these alone).
+  Association order(std::vector<Expression> orderings) const noexcept;
+  /// The destination's selected columns (default: all of them).
+  Association select(std::vector<Expression> selection) const noexcept;
+
+  /// `(SELECT COUNT(*) FROM destination WHERE <key matches> AND <filters>)`
+  /// for the row of the request's table: usable in `annotated`, `filter`
+  /// and `having` (a request with no grouping is then grouped by its
+  /// primary key).
+  Expression count() const noexcept;
+  /// `NOT EXISTS (SELECT 1 FROM destination WHERE …)`.
+  Expression isEmpty() const noexcept;
+
+  /// The key (`forKey`, else the destination's name).
+  std::string key() const noexcept;
+  /// The destination table.
+  std::string destination() const noexcept;
+  /// Which way it goes.
+  AssociationKind kind() const noexcept;
+
+ private:
+  friend struct QueryAccess;
+  explicit Association(std::shared_ptr<const AssociationState> state) noexcept;
+  std::shared_ptr<const AssociationState> state_;
+};
+
+/// Where an included association's columns are in a fetched row: the
+/// columns `start` to `start + count - 1` (0-based) hold the scope `key`.
+struct ScopeSpan {
+  /// The association's key.
+  std::string key;
+  /// The first column of the scope.
+  int start = 0;
+  /// Its number of columns.
+  int count = 0;
+};
+
 /// A SELECT over one table, built from typed pieces: each call returns a new
 /// request and leaves this one as it was (requests are values; copies share
 /// their immutable state). Building never touches a database.
@@ -311,6 +419,12 @@ class SQLITEBRIDGE_API QueryRequest {
   /// a table that is not a full-text table, or a malformed pattern, when
   /// the request runs.
   QueryRequest matching(std::optional<std::string> pattern) const noexcept;
+  /// Uses `association` (from this request's table) as `kind` says: joined
+  /// and selected as a scope, joined only, or prefetched. Rendering fails
+  /// with SQLITE_MISUSE for two associations under one key or one alias,
+  /// `IncludingAll` of an association that is not `hasMany`, and as the
+  /// class comment says for its foreign key.
+  QueryRequest including(const Association& association, IncludeKind kind) const noexcept;
 
   /// Replaces `out` with the SELECT this request is, its arguments bound in
   /// order. Fails (false, `db.lastError()` saying why, `out` unspecified) as
@@ -330,6 +444,20 @@ class SQLITEBRIDGE_API QueryRequest {
   /// the rows whose primary key the request selects. Fails as `makeSQL`,
   /// and with SQLITE_MISUSE when `assignments` is empty.
   bool makeUpdateSQL(Database& db, const std::vector<ColumnAssignment>& assignments, SQL& out) const noexcept;
+  /// Where each `IncludingRequired`/`IncludingOptional` association's
+  /// columns are in the rows `makeSQL`'s statement returns (the request's
+  /// own columns and annotations first), in include order. Reads the
+  /// schema for the number of columns of each `*`. Fails as `makeSQL`.
+  bool scopes(Database& db, std::vector<ScopeSpan>& out) const noexcept;
+  /// The second query of the `IncludingAll` association `index` (0-based
+  /// among them): the destination's rows for every row the request
+  /// returns, at once (`… WHERE ("fk") IN (SELECT "key" FROM <this
+  /// request>)`), followed by the foreign key's columns again (as
+  /// `"sqlitebridge_key_0"`, …) so that rows can be matched to their
+  /// origin row's `keyColumns` (the origin's columns, set into
+  /// `keyColumns`). Fails as `makeSQL`, and with SQLITE_RANGE for no such
+  /// association.
+  bool makePrefetchSQL(Database& db, std::size_t index, SQL& out, std::vector<std::string>& keyColumns) const noexcept;
 
   /// The request's table (empty for a default-made request).
   std::string tableName() const noexcept;

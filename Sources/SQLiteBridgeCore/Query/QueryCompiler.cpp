@@ -153,6 +153,10 @@ int precedence(const ExpressionNode& node) noexcept {
     case NodeKind::KeyIn:
     case NodeKind::Match:
       return kEquality;
+    case NodeKind::AssociationCount:
+      return kAtom;
+    case NodeKind::AssociationIsEmpty:
+      return kNot;
     case NodeKind::Ordering:
     case NodeKind::Alias:
       return kTop;
@@ -160,19 +164,108 @@ int precedence(const ExpressionNode& node) noexcept {
   return kTop;
 }
 
-// The columns a join matches, origin (the request's table) with destination.
+// The columns a join matches: `origin` in the table the association starts
+// from, `destination` in the joined one (pairwise equal).
 struct JoinColumns {
   std::vector<std::string> origin;
   std::vector<std::string> destination;
 };
 
+// One association of the request, as rendered: its include, the name its
+// table takes in the SQL, and the columns that join it.
+struct Scope {
+  const IncludeSpec* include = nullptr;
+  std::string alias;
+  JoinColumns columns;
+
+  const AssociationState& association() const { return *include->association; }
+  bool joined() const { return include->kind != IncludeKind::IncludingAll; }
+  bool selected() const {
+    return include->kind == IncludeKind::IncludingRequired || include->kind == IncludeKind::IncludingOptional;
+  }
+  bool required() const {
+    return include->kind == IncludeKind::IncludingRequired || include->kind == IncludeKind::JoiningRequired;
+  }
+};
+
+bool containsAssociationAggregate(const ExpressionNode* node) noexcept {
+  if (node == nullptr) return false;
+  if (node->kind == NodeKind::AssociationCount || node->kind == NodeKind::AssociationIsEmpty) return true;
+  if (containsAssociationAggregate(node->left.get()) || containsAssociationAggregate(node->right.get())) return true;
+  for (const auto& operand : node->operands) {
+    if (containsAssociationAggregate(operand.get())) return true;
+  }
+  return false;
+}
+
 class Renderer {
  public:
   Renderer(Database& db, const QueryState& state, SQL& out, Error& error)
-      : db_(db), state_(state), out_(out), error_(error), qualify_(!state.joins.empty()) {}
+      : db_(db),
+        state_(state),
+        out_(out),
+        error_(error),
+        qualify_(!state.includes.empty()),
+        scopeTable_(state.table),
+        scopeAlias_(state.table) {}
 
-  // The SELECT of `selection` (the request's own columns and annotations
-  // when null); at most one row when `one`.
+  // Names every association's table and resolves its columns; first.
+  bool prepare() {
+    std::vector<std::string> taken{state_.table};
+    std::vector<std::string> keys;
+    const auto isTaken = [&](const std::string& name) {
+      for (const std::string& used : taken) {
+        if (sameIdentifier(used, name)) return true;
+      }
+      return false;
+    };
+    for (const IncludeSpec& include : state_.includes) {
+      const AssociationState& a = *include.association;
+      if (!a.hasTable)
+        return fail(SQLITE_MISUSE, "an association of " + quoteIdentifier(state_.table) + " has no table");
+      const std::string key = a.key ? *a.key : a.table;
+      for (const std::string& used : keys) {
+        if (sameIdentifier(used, key)) {
+          return fail(SQLITE_MISUSE,
+                      a.eitherWay ? quoteIdentifier(a.table) + " is joined twice to " + quoteIdentifier(state_.table)
+                                  : "two associations of " + quoteIdentifier(state_.table) + " have the key " +
+                                        quoteIdentifier(key));
+        }
+      }
+      keys.push_back(key);
+      if (a.eitherWay && sameIdentifier(a.table, state_.table)) {
+        return fail(SQLITE_MISUSE, "cannot join " + quoteIdentifier(a.table) +
+                                       " to itself with joining(): use an association with a key");
+      }
+      if (include.kind == IncludeKind::IncludingAll && (a.eitherWay || a.kind != AssociationKind::HasMany)) {
+        return fail(SQLITE_MISUSE, "including(all:) of " + quoteIdentifier(a.table) + " from " +
+                                       quoteIdentifier(state_.table) + " needs a hasMany association");
+      }
+      Scope scope;
+      scope.include = &include;
+      if (a.alias) {
+        if (isTaken(*a.alias)) {
+          return fail(SQLITE_MISUSE, "the alias " + quoteIdentifier(*a.alias) + " names two tables of the request");
+        }
+        scope.alias = *a.alias;
+      } else if (!isTaken(a.table)) {
+        scope.alias = a.table;
+      } else {
+        scope.alias = key;
+        for (int n = 2; isTaken(scope.alias); ++n) scope.alias = key + std::to_string(n);
+      }
+      if (include.kind != IncludeKind::IncludingAll) taken.push_back(scope.alias);
+      if (!resolve(a, state_.table, scope.columns)) return false;
+      scopes_.push_back(std::move(scope));
+    }
+    // Columns are qualified once another table is in the FROM clause.
+    qualify_ = false;
+    for (const Scope& scope : scopes_) qualify_ = qualify_ || scope.joined();
+    return true;
+  }
+
+  // The SELECT of `selection` (the request's own columns, annotations and
+  // included scopes when null); at most one row when `one`.
   bool select(const std::vector<Expression>* selection, bool distinct, bool one = false) {
     out_.sql(distinct ? "SELECT DISTINCT " : "SELECT ");
     if (selection == nullptr) {
@@ -185,15 +278,24 @@ class Renderer {
         out_.sql(", ");
         if (!render(*QueryAccess::node(annotation), Place::Selection)) return false;
       }
+      for (const Scope& scope : scopes_) {
+        if (!scope.selected()) continue;
+        out_.sql(", ");
+        const bool ok = inScope(scope.association().table, scope.alias, [&] {
+          if (scope.association().selection.empty()) {
+            allColumns(std::string());
+            return true;
+          }
+          return list(scope.association().selection, Place::Selection);
+        });
+        if (!ok) return false;
+      }
     } else if (!list(*selection, Place::Selection)) {
       return false;
     }
     if (!from()) return false;
     if (!where()) return false;
-    if (!state_.groups.empty()) {
-      out_.sql(" GROUP BY ");
-      if (!list(state_.groups, Place::Expression)) return false;
-    }
+    if (!groupBy()) return false;
     if (!state_.havings.empty()) {
       out_.sql(" HAVING ");
       if (!conjunction(state_.havings)) return false;
@@ -245,13 +347,134 @@ class Renderer {
     return targetRows();
   }
 
+  // Where each selected scope's columns are in the select's rows.
+  bool spans(std::vector<ScopeSpan>& out) {
+    int column = 0;
+    int own = 0;
+    if (!selectionWidth(state_.selection, state_.table, own)) return false;
+    column = own + static_cast<int>(state_.annotations.size());
+    for (const Scope& scope : scopes_) {
+      if (!scope.selected()) continue;
+      int width = 0;
+      if (!selectionWidth(scope.association().selection, scope.association().table, width)) return false;
+      out.push_back(
+          ScopeSpan{scope.association().key ? *scope.association().key : scope.association().table, column, width});
+      column += width;
+    }
+    return true;
+  }
+
+  // The prefetch query of the `index`th IncludingAll scope.
+  bool prefetch(std::size_t index, std::vector<std::string>& keyColumns) {
+    const Scope* found = nullptr;
+    for (const Scope& scope : scopes_) {
+      if (scope.include->kind != IncludeKind::IncludingAll) continue;
+      if (index-- == 0) {
+        found = &scope;
+        break;
+      }
+    }
+    if (found == nullptr) return fail(SQLITE_RANGE, "the request has no such including(all:) association");
+    const Scope& scope = *found;
+    const AssociationState& a = scope.association();
+    keyColumns = scope.columns.origin;
+    // The destination under its own name (or its alias): its columns, then
+    // the key columns again, named for the caller.
+    const std::string alias = a.alias ? *a.alias : a.table;
+    const bool ok = inScope(a.table, alias, [&] {
+      const bool qualify = qualify_;
+      qualify_ = true;
+      out_.sql("SELECT ");
+      if (a.selection.empty()) {
+        allColumns(std::string());
+      } else if (!list(a.selection, Place::Selection)) {
+        return false;
+      }
+      for (std::size_t k = 0; k < scope.columns.destination.size(); ++k) {
+        out_.sql(", ").identifier(alias).sql(".").identifier(scope.columns.destination[k]);
+        out_.sql(" AS ").identifier("sqlitebridge_key_" + std::to_string(k));
+      }
+      out_.sql(" FROM ").identifier(a.table);
+      if (alias != a.table) out_.sql(" AS ").identifier(alias);
+      out_.sql(" WHERE ");
+      if (scope.columns.destination.size() > 1) out_.sql("(");
+      for (std::size_t k = 0; k < scope.columns.destination.size(); ++k) {
+        if (k > 0) out_.sql(", ");
+        out_.identifier(alias).sql(".").identifier(scope.columns.destination[k]);
+      }
+      if (scope.columns.destination.size() > 1) out_.sql(")");
+      out_.sql(" IN (");
+      qualify_ = qualify;
+      return true;
+    });
+    if (!ok) return false;
+    // The origin rows: this request, selecting its key columns.
+    std::vector<Expression> originKey;
+    for (const std::string& name : scope.columns.origin) originKey.push_back(column(state_.table, name));
+    if (!select(&originKey, false)) return false;
+    out_.sql(")");
+    return inScope(a.table, alias, [&] {
+      const bool qualify = qualify_;
+      qualify_ = true;
+      for (const Expression& filter : a.filters) {
+        out_.sql(" AND ");
+        if (!operand(*QueryAccess::node(filter), kAnd)) return false;
+      }
+      if (!a.orderings.empty()) {
+        out_.sql(" ORDER BY ");
+        if (!list(a.orderings, Place::Ordering)) return false;
+      }
+      qualify_ = qualify;
+      return true;
+    });
+  }
+
  private:
+  // Runs `body` with columns referring to `table` under `alias`.
+  template <typename Body>
+  bool inScope(const std::string& table, const std::string& alias, Body&& body) {
+    const std::string savedTable = scopeTable_;
+    const std::string savedAlias = scopeAlias_;
+    scopeTable_ = table;
+    scopeAlias_ = alias;
+    const bool ok = body();
+    scopeTable_ = savedTable;
+    scopeAlias_ = savedAlias;
+    return ok;
+  }
+
+  // The number of columns `selection` selects from `table` (every column
+  // of the table when empty; `*` counted from the table's statement).
+  bool selectionWidth(const std::vector<Expression>& selection, const std::string& table, int& width) {
+    width = 0;
+    if (selection.empty()) return tableWidth(table, width);
+    for (const Expression& e : selection) {
+      const ExpressionNode& node = *QueryAccess::node(e);
+      if (node.kind == NodeKind::AllColumns) {
+        int all = 0;
+        if (!tableWidth(node.table.empty() ? table : node.table, all)) return false;
+        width += all;
+      } else {
+        ++width;
+      }
+    }
+    return true;
+  }
+
+  // The number of columns `SELECT *` gives for `table`.
+  bool tableWidth(const std::string& table, int& width) {
+    Statement statement = db_.cachedStatement("SELECT * FROM " + quoteIdentifier(table));
+    if (!statement.isValid()) return schemaFailure();
+    width = statement.columnCount();
+    return true;
+  }
+
   // The WHERE of a DELETE or UPDATE: the request's filters, or, for a
   // request that joins, groups or limits, the rows whose primary key (rowid
   // for a table without a declared one; the key columns of a WITHOUT ROWID
   // table) the request selects.
   bool targetRows() {
-    const bool plain = state_.joins.empty() && !state_.limit && state_.groups.empty() && state_.havings.empty();
+    const bool plain = state_.includes.empty() && !state_.limit && state_.groups.empty() && state_.havings.empty();
     if (plain) {
       const bool qualify = qualify_;
       qualify_ = false;
@@ -276,25 +499,55 @@ class Renderer {
     return true;
   }
 
+  // GROUP BY the request's grouping; by its primary key when it has none
+  // but a HAVING counts an association's rows (SQLite before 3.39 refuses
+  // HAVING without GROUP BY).
+  bool groupBy() {
+    if (!state_.groups.empty()) {
+      out_.sql(" GROUP BY ");
+      return list(state_.groups, Place::Expression);
+    }
+    bool counts = false;
+    for (const Expression& having : state_.havings) {
+      counts = counts || containsAssociationAggregate(QueryAccess::node(having).get());
+    }
+    if (!counts) return true;
+    std::vector<std::string> key;
+    if (!db_.primaryKey(state_.table, key)) return schemaFailure();
+    out_.sql(" GROUP BY ");
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      if (i > 0) out_.sql(", ");
+      ownQualifier();
+      out_.identifier(key[i]);
+    }
+    return true;
+  }
+
   // ORDER BY the request's orderings, each flipped when it is reversed (by
-  // its primary key, descending, when reversed without an order).
+  // its primary key, descending, when reversed without an order), then the
+  // joined associations' own orderings.
   bool orderBy() {
-    if (state_.orderings.empty()) {
-      if (!state_.reversed) return true;
+    bool any = !state_.orderings.empty() || state_.reversed;
+    for (const Scope& scope : scopes_) any = any || (scope.joined() && !scope.association().orderings.empty());
+    if (!any) return true;
+    out_.sql(" ORDER BY ");
+    bool first = true;
+    const auto separate = [&] {
+      if (!first) out_.sql(", ");
+      first = false;
+    };
+    if (state_.orderings.empty() && state_.reversed) {
       std::vector<std::string> key;
       if (!db_.primaryKey(state_.table, key)) return schemaFailure();
-      out_.sql(" ORDER BY ");
-      for (std::size_t i = 0; i < key.size(); ++i) {
-        if (i > 0) out_.sql(", ");
-        if (qualify_) out_.identifier(state_.table).sql(".");
-        out_.identifier(key[i]).sql(" DESC");
+      for (const std::string& name : key) {
+        separate();
+        ownQualifier();
+        out_.identifier(name).sql(" DESC");
       }
-      return true;
     }
-    out_.sql(" ORDER BY ");
-    for (std::size_t i = 0; i < state_.orderings.size(); ++i) {
-      if (i > 0) out_.sql(", ");
-      const ExpressionNode& node = *QueryAccess::node(state_.orderings[i]);
+    for (const Expression& ordering : state_.orderings) {
+      separate();
+      const ExpressionNode& node = *QueryAccess::node(ordering);
       if (!state_.reversed) {
         if (!render(node, Place::Ordering)) return false;
       } else if (node.kind == NodeKind::Ordering) {
@@ -303,6 +556,16 @@ class Renderer {
       } else {
         if (!render(node, Place::Expression)) return false;
         out_.sql(" DESC");
+      }
+    }
+    for (const Scope& scope : scopes_) {
+      if (!scope.joined()) continue;
+      for (const Expression& ordering : scope.association().orderings) {
+        separate();
+        if (!inScope(scope.association().table, scope.alias,
+                     [&] { return render(*QueryAccess::node(ordering), Place::Ordering); })) {
+          return false;
+        }
       }
     }
     return true;
@@ -334,9 +597,9 @@ class Renderer {
     }
   }
 
-  // The request's own table, as a qualifier where columns are qualified.
+  // The current scope's table, as a qualifier where columns are qualified.
   void ownQualifier() {
-    if (qualify_) out_.identifier(state_.table).sql(".");
+    if (qualify_) out_.identifier(scopeAlias_).sql(".");
   }
 
   bool fail(int code, std::string message) {
@@ -354,7 +617,7 @@ class Renderer {
     if (!table.empty()) {
       out_.identifier(table).sql(".*");
     } else if (qualify_) {
-      out_.identifier(state_.table).sql(".*");
+      out_.identifier(scopeAlias_).sql(".*");
     } else {
       out_.sql("*");
     }
@@ -362,64 +625,70 @@ class Renderer {
 
   bool from() {
     out_.sql(" FROM ").identifier(state_.table);
-    for (std::size_t i = 0; i < state_.joins.size(); ++i) {
-      const JoinSpec& join = state_.joins[i];
-      if (sameIdentifier(join.table, state_.table)) {
-        return fail(SQLITE_MISUSE, "cannot join " + quoteIdentifier(join.table) + " to itself");
-      }
-      for (std::size_t j = 0; j < i; ++j) {
-        if (sameIdentifier(state_.joins[j].table, join.table)) {
-          return fail(SQLITE_MISUSE,
-                      quoteIdentifier(join.table) + " is joined twice to " + quoteIdentifier(state_.table));
-        }
-      }
-      JoinColumns columns;
-      if (!resolve(join, columns)) return false;
-      out_.sql(join.kind == JoinKind::Required ? " JOIN " : " LEFT JOIN ").identifier(join.table).sql(" ON ");
-      for (std::size_t k = 0; k < columns.origin.size(); ++k) {
+    for (const Scope& scope : scopes_) {
+      if (!scope.joined()) continue;
+      const AssociationState& a = scope.association();
+      out_.sql(scope.required() ? " JOIN " : " LEFT JOIN ").identifier(a.table);
+      if (scope.alias != a.table) out_.sql(" AS ").identifier(scope.alias);
+      out_.sql(" ON ");
+      for (std::size_t k = 0; k < scope.columns.origin.size(); ++k) {
         if (k > 0) out_.sql(" AND ");
-        out_.identifier(join.table).sql(".").identifier(columns.destination[k]);
-        out_.sql(" = ").identifier(state_.table).sql(".").identifier(columns.origin[k]);
+        out_.identifier(scope.alias).sql(".").identifier(scope.columns.destination[k]);
+        out_.sql(" = ").identifier(state_.table).sql(".").identifier(scope.columns.origin[k]);
+      }
+      for (const Expression& filter : a.filters) {
+        out_.sql(" AND ");
+        if (!inScope(a.table, scope.alias, [&] { return operand(*QueryAccess::node(filter), kAnd); })) return false;
       }
     }
     return true;
   }
 
-  // The columns of `join`: the caller's, or the one foreign key the schema
-  // declares between the two tables, in either direction.
-  bool resolve(const JoinSpec& join, JoinColumns& columns) {
-    const std::string between = quoteIdentifier(state_.table) + " and " + quoteIdentifier(join.table);
-    if (join.columns) {
-      columns.origin = join.columns->origin;
-      columns.destination = join.columns->destination;
-      if (columns.origin.empty()) {
-        return fail(SQLITE_MISUSE, "the join of " + between + " names no column of " + quoteIdentifier(state_.table));
+  // The columns that join `a` to `originTable`: the caller's, or the one
+  // foreign key the schema declares in the association's direction (either
+  // way round for a plain join).
+  bool resolve(const AssociationState& a, const std::string& originTable, JoinColumns& columns) {
+    const std::string between = quoteIdentifier(originTable) + " and " + quoteIdentifier(a.table);
+    const bool childIsOrigin = a.eitherWay || a.kind == AssociationKind::BelongsTo;
+    if (a.foreignKey) {
+      // For an association, `origin` names the child's columns; for a plain
+      // join, the request's.
+      std::vector<std::string> child = a.foreignKey->origin;
+      std::vector<std::string> parent = a.foreignKey->destination;
+      const std::string& childTable = childIsOrigin ? originTable : a.table;
+      const std::string& parentTable = childIsOrigin ? a.table : originTable;
+      if (child.empty()) {
+        return fail(SQLITE_MISUSE, "the join of " + between + " names no column of " + quoteIdentifier(childTable));
       }
-      if (columns.destination.empty() && !db_.primaryKey(join.table, columns.destination)) return schemaFailure();
-      if (columns.origin.size() != columns.destination.size()) {
-        return fail(SQLITE_MISUSE, "the join of " + between + " pairs " + std::to_string(columns.origin.size()) +
-                                       " column(s) of " + quoteIdentifier(state_.table) + " with " +
-                                       std::to_string(columns.destination.size()) + " of " +
-                                       quoteIdentifier(join.table));
+      if (parent.empty() && !db_.primaryKey(parentTable, parent)) return schemaFailure();
+      if (child.size() != parent.size()) {
+        return fail(SQLITE_MISUSE, "the join of " + between + " pairs " + std::to_string(child.size()) +
+                                       " column(s) of " + quoteIdentifier(childTable) + " with " +
+                                       std::to_string(parent.size()) + " of " + quoteIdentifier(parentTable));
       }
+      columns = childIsOrigin ? JoinColumns{child, parent} : JoinColumns{parent, child};
       return true;
     }
-    std::vector<ForeignKeyInfo> outgoing;
-    std::vector<ForeignKeyInfo> incoming;
-    if (!db_.foreignKeys(state_.table, outgoing)) return schemaFailure();
-    if (!db_.foreignKeys(join.table, incoming)) return schemaFailure();
     std::vector<JoinColumns> found;
-    for (const ForeignKeyInfo& key : outgoing) {
-      if (!sameIdentifier(key.destinationTable, join.table)) continue;
-      JoinColumns candidate{key.columns, key.destinationColumns};
-      if (candidate.destination.empty() && !db_.primaryKey(join.table, candidate.destination)) return schemaFailure();
-      found.push_back(std::move(candidate));
+    if (a.eitherWay || a.kind == AssociationKind::BelongsTo) {
+      std::vector<ForeignKeyInfo> outgoing;
+      if (!db_.foreignKeys(originTable, outgoing)) return schemaFailure();
+      for (const ForeignKeyInfo& key : outgoing) {
+        if (!sameIdentifier(key.destinationTable, a.table)) continue;
+        JoinColumns candidate{key.columns, key.destinationColumns};
+        if (candidate.destination.empty() && !db_.primaryKey(a.table, candidate.destination)) return schemaFailure();
+        found.push_back(std::move(candidate));
+      }
     }
-    for (const ForeignKeyInfo& key : incoming) {
-      if (!sameIdentifier(key.destinationTable, state_.table)) continue;
-      JoinColumns candidate{key.destinationColumns, key.columns};
-      if (candidate.origin.empty() && !db_.primaryKey(state_.table, candidate.origin)) return schemaFailure();
-      found.push_back(std::move(candidate));
+    if (a.eitherWay || a.kind != AssociationKind::BelongsTo) {
+      std::vector<ForeignKeyInfo> incoming;
+      if (!db_.foreignKeys(a.table, incoming)) return schemaFailure();
+      for (const ForeignKeyInfo& key : incoming) {
+        if (!sameIdentifier(key.destinationTable, originTable)) continue;
+        JoinColumns candidate{key.destinationColumns, key.columns};
+        if (candidate.origin.empty() && !db_.primaryKey(originTable, candidate.origin)) return schemaFailure();
+        found.push_back(std::move(candidate));
+      }
     }
     if (found.empty()) {
       return fail(SQLITE_ERROR, "no foreign key joins " + between + ": declare one, or give the columns");
@@ -433,6 +702,41 @@ class Renderer {
     }
     columns = std::move(found[0]);
     return true;
+  }
+
+  // `(SELECT COUNT(*) …)` or `NOT EXISTS (SELECT 1 …)` of an association's
+  // rows for the current scope's row.
+  bool associationAggregate(const ExpressionNode& node) {
+    const AssociationState& a = *node.association;
+    if (!a.hasTable) return fail(SQLITE_MISUSE, "an association of " + quoteIdentifier(scopeTable_) + " has no table");
+    JoinColumns columns;
+    if (!resolve(a, scopeTable_, columns)) return false;
+    const std::string origin = scopeAlias_;
+    // Inside the subquery the destination needs a name of its own when it
+    // is the origin's table.
+    std::string alias = a.alias ? *a.alias : a.table;
+    if (sameIdentifier(alias, origin)) alias = (a.key ? *a.key : a.table) + "_";
+    out_.sql(node.kind == NodeKind::AssociationCount ? "(SELECT COUNT(*) FROM " : "NOT EXISTS (SELECT 1 FROM ");
+    out_.identifier(a.table);
+    if (alias != a.table) out_.sql(" AS ").identifier(alias);
+    out_.sql(" WHERE ");
+    for (std::size_t k = 0; k < columns.origin.size(); ++k) {
+      if (k > 0) out_.sql(" AND ");
+      out_.identifier(alias).sql(".").identifier(columns.destination[k]);
+      out_.sql(" = ").identifier(origin).sql(".").identifier(columns.origin[k]);
+    }
+    const bool ok = inScope(a.table, alias, [&] {
+      const bool qualify = qualify_;
+      qualify_ = true;
+      for (const Expression& filter : a.filters) {
+        out_.sql(" AND ");
+        if (!operand(*QueryAccess::node(filter), kAnd)) return false;
+      }
+      qualify_ = qualify;
+      return true;
+    });
+    out_.sql(")");
+    return ok;
   }
 
   bool where() {
@@ -546,11 +850,11 @@ class Renderer {
         return true;
       case NodeKind::KeyIn: {
         std::vector<std::string> key;
-        if (!db_.primaryKey(state_.table, key)) return schemaFailure();
+        if (!db_.primaryKey(scopeTable_, key)) return schemaFailure();
         if (key.size() != 1) {
           std::string names;
           for (const std::string& name : key) names += (names.empty() ? "" : ", ") + quoteIdentifier(name);
-          return fail(SQLITE_MISUSE, "the primary key of " + quoteIdentifier(state_.table) + " has " +
+          return fail(SQLITE_MISUSE, "the primary key of " + quoteIdentifier(scopeTable_) + " has " +
                                          std::to_string(key.size()) + " columns (" + names +
                                          "): filter on them, not by key");
         }
@@ -564,8 +868,11 @@ class Renderer {
         return true;
       }
       case NodeKind::Match:
-        out_.identifier(state_.table).sql(" MATCH ").value(node.value);
+        out_.identifier(scopeAlias_).sql(" MATCH ").value(node.value);
         return true;
+      case NodeKind::AssociationCount:
+      case NodeKind::AssociationIsEmpty:
+        return associationAggregate(node);
       case NodeKind::Alias:
         if (place != Place::Selection) return fail(SQLITE_MISUSE, "aliased(...) stands only in a selection");
         if (!render(*node.left, Place::Expression)) return false;
@@ -580,19 +887,24 @@ class Renderer {
   SQL& out_;
   Error& error_;
   bool qualify_;
+  // The table plain column names refer to, and what it is called.
+  std::string scopeTable_;
+  std::string scopeAlias_;
+  std::vector<Scope> scopes_;
 };
 
+}  // namespace
+
+namespace {
+bool checkTable(const QueryState& state, Error& error);
 }  // namespace
 
 bool renderQuery(Database& db, const QueryState& state, QueryStatement statement, SQL& out, Error& error,
                  const std::vector<ColumnAssignment>* assignments) {
   out = SQL();
-  if (!state.hasTable) {
-    error = Error{SQLITE_MISUSE, SQLITE_MISUSE, "the query request has no table (make it with QueryRequest::table)",
-                  std::string()};
-    return false;
-  }
+  if (!checkTable(state, error)) return false;
   Renderer renderer(db, state, out, error);
+  if (!renderer.prepare()) return false;
   switch (statement) {
     case QueryStatement::Select:
       return renderer.select(nullptr, state.distinct);
@@ -606,6 +918,33 @@ bool renderQuery(Database& db, const QueryState& state, QueryStatement statement
       return renderer.remove();
   }
   return false;
+}
+
+namespace {
+
+bool checkTable(const QueryState& state, Error& error) {
+  if (state.hasTable) return true;
+  error = Error{SQLITE_MISUSE, SQLITE_MISUSE, "the query request has no table (make it with QueryRequest::table)",
+                std::string()};
+  return false;
+}
+
+}  // namespace
+
+bool renderScopes(Database& db, const QueryState& state, std::vector<ScopeSpan>& out, Error& error) {
+  out.clear();
+  if (!checkTable(state, error)) return false;
+  SQL unused;
+  Renderer renderer(db, state, unused, error);
+  return renderer.prepare() && renderer.spans(out);
+}
+
+bool renderPrefetch(Database& db, const QueryState& state, std::size_t index, SQL& out,
+                    std::vector<std::string>& keyColumns, Error& error) {
+  out = SQL();
+  if (!checkTable(state, error)) return false;
+  Renderer renderer(db, state, out, error);
+  return renderer.prepare() && renderer.prefetch(index, keyColumns);
 }
 
 }  // namespace sqlitebridge

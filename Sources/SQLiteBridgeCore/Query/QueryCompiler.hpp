@@ -20,4 +20,14 @@ class Database;
 bool renderQuery(Database& db, const QueryState& state, QueryStatement statement, SQL& out, Error& error,
                  const std::vector<ColumnAssignment>* assignments = nullptr);
 
+/// Where each selected association's columns are in the rows of the
+/// request's select (QueryRequest::scopes). Fails as renderQuery.
+bool renderScopes(Database& db, const QueryState& state, std::vector<ScopeSpan>& out, Error& error);
+
+/// The prefetch query of the `index`th IncludingAll association and the
+/// origin columns its key matches (QueryRequest::makePrefetchSQL). Fails as
+/// renderQuery, and with SQLITE_RANGE for no such association.
+bool renderPrefetch(Database& db, const QueryState& state, std::size_t index, SQL& out,
+                    std::vector<std::string>& keyColumns, Error& error);
+
 }  // namespace sqlitebridge

@@ -168,7 +168,8 @@ bool QueryBuilding::append(ExpressionList& list, const Expression& e) noexcept {
   }
 }
 
-bool QueryBuilding::appendAssignment(AssignmentList& list, const std::string& column, const Expression& value) noexcept {
+bool QueryBuilding::appendAssignment(AssignmentList& list, const std::string& column,
+                                     const Expression& value) noexcept {
   try {
     list.push_back(ColumnAssignment{column, value});
     return true;
@@ -201,7 +202,8 @@ QueryRequest QueryBuilding::limit(const QueryRequest& request, std::int64_t limi
   return request.limit(limit, hasOffset ? std::optional<std::int64_t>(offset) : std::nullopt);
 }
 
-QueryRequest QueryBuilding::matching(const QueryRequest& request, bool hasPattern, const std::string& pattern) noexcept {
+QueryRequest QueryBuilding::matching(const QueryRequest& request, bool hasPattern,
+                                     const std::string& pattern) noexcept {
   try {
     return request.matching(hasPattern ? std::optional<std::string>(pattern) : std::nullopt);
   } catch (const std::bad_alloc&) {

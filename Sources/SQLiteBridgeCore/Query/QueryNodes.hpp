@@ -17,20 +17,24 @@ namespace sqlitebridge {
 /// What an expression node is. The operators are SQL's; the renderer
 /// (QueryCompiler.cpp) knows their text and precedence.
 enum class NodeKind : std::uint8_t {
-  Column,      // name (table: explicit table, or empty for the request's own)
-  AllColumns,  // * (table as Column)
-  Value,       // value (NULL renders as the keyword)
-  Unary,       // op, left
-  Binary,      // op, left, right
-  Postfix,     // op (IsNull, IsNotNull), left
-  In,          // left, values
-  InList,      // left, operands (expressions; values among them bound)
-  Function,    // function, left (absent for COUNT(*))
-  Ordering,    // op (Asc, Desc), left
-  Alias,       // name, left
-  KeyIn,       // values: the request's primary key (one column) equals one of them
-  Match,       // value: the request's (FTS5) table MATCH the pattern
+  Column,              // name (table: explicit table, or empty for the request's own)
+  AllColumns,          // * (table as Column)
+  Value,               // value (NULL renders as the keyword)
+  Unary,               // op, left
+  Binary,              // op, left, right
+  Postfix,             // op (IsNull, IsNotNull), left
+  In,                  // left, values
+  InList,              // left, operands (expressions; values among them bound)
+  Function,            // function, left (absent for COUNT(*))
+  Ordering,            // op (Asc, Desc), left
+  Alias,               // name, left
+  KeyIn,               // values: the request's primary key (one column) equals one of them
+  Match,               // value: the request's (FTS5) table MATCH the pattern
+  AssociationCount,    // association: COUNT(*) of its rows for the current row
+  AssociationIsEmpty,  // association: NOT EXISTS of its rows for the current row
 };
+
+struct AssociationState;
 
 enum class NodeOperator : std::uint8_t {
   None,
@@ -82,13 +86,30 @@ struct ExpressionNode {
   std::vector<std::shared_ptr<const ExpressionNode>> operands;
   std::shared_ptr<const ExpressionNode> left;
   std::shared_ptr<const ExpressionNode> right;
+  std::shared_ptr<const AssociationState> association;
 };
 
-/// One `joining` call.
-struct JoinSpec {
+/// An association's state (immutable once built, shared by copies).
+struct AssociationState {
+  AssociationKind kind = AssociationKind::BelongsTo;
+  /// A plain `QueryRequest::joining`: the foreign key either way round, and
+  /// `foreignKey` in the request's orientation (origin: the request's
+  /// table).
+  bool eitherWay = false;
+  bool hasTable = false;
   std::string table;
-  JoinKind kind = JoinKind::Required;
-  std::optional<ForeignKeyColumns> columns;
+  std::optional<std::string> key;
+  std::optional<std::string> alias;
+  std::optional<ForeignKeyColumns> foreignKey;
+  std::vector<Expression> filters;
+  std::vector<Expression> orderings;
+  std::vector<Expression> selection;
+};
+
+/// One `including` (or `joining`) call.
+struct IncludeSpec {
+  std::shared_ptr<const AssociationState> association;
+  IncludeKind kind = IncludeKind::JoiningRequired;
 };
 
 /// A request's state. Each builder copies it (the expressions in it are
@@ -106,7 +127,7 @@ struct QueryState {
   bool reversed = false;
   std::vector<Expression> groups;
   std::vector<Expression> havings;
-  std::vector<JoinSpec> joins;
+  std::vector<IncludeSpec> includes;
 };
 
 /// Which statement of a request to render.
@@ -121,12 +142,22 @@ struct QueryAccess {
   static Expression make(std::shared_ptr<const ExpressionNode> node) noexcept { return Expression(std::move(node)); }
   static const QueryState& state(const QueryRequest& r) noexcept { return *r.state_; }
   static QueryRequest make(std::shared_ptr<const QueryState> state) noexcept { return QueryRequest(std::move(state)); }
+  static const std::shared_ptr<const AssociationState>& state(const Association& a) noexcept { return a.state_; }
+  static Association make(std::shared_ptr<const AssociationState> state) noexcept {
+    return Association(std::move(state));
+  }
   /// Renders `statement` of `request` into `out` as a call on `db`: clears
   /// `db`'s error first (SQLITE_MISUSE when closed), records the failure
   /// there otherwise (QueryRequest.cpp). Never throws.
   /// `assignments` is read for `Update` only.
   static bool render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out,
                      const std::vector<ColumnAssignment>* assignments = nullptr) noexcept;
+  /// Runs `render(error)` as a call on `db` (as `render` does): false, with
+  /// the failure recorded on `db`, when it fails or throws.
+  template <typename Render>
+  static bool guarded(Database& db, Render&& render) noexcept;
+  /// Records SQLITE_MISUSE naming the name of `literal` that holds NUL.
+  static bool failInvalid(Database& db, const SQL& literal) noexcept;
 };
 
 }  // namespace sqlitebridge

@@ -79,7 +79,21 @@ QueryRequest QueryRequest::having(Expression predicate) const noexcept {
 
 QueryRequest QueryRequest::joining(const std::string& table, JoinKind kind,
                                    std::optional<ForeignKeyColumns> using_) const noexcept {
-  return changed(*state_, [&](QueryState& s) { s.joins.push_back(JoinSpec{table, kind, std::move(using_)}); });
+  auto association = std::make_shared<AssociationState>();
+  association->eitherWay = true;
+  association->hasTable = true;
+  association->table = table;
+  association->foreignKey = std::move(using_);
+  return changed(*state_, [&](QueryState& s) {
+    s.includes.push_back(IncludeSpec{std::move(association), kind == JoinKind::Required
+                                                                 ? IncludeKind::JoiningRequired
+                                                                 : IncludeKind::JoiningOptional});
+  });
+}
+
+QueryRequest QueryRequest::including(const Association& association, IncludeKind kind) const noexcept {
+  return changed(*state_,
+                 [&](QueryState& s) { s.includes.push_back(IncludeSpec{QueryAccess::state(association), kind}); });
 }
 
 QueryRequest QueryRequest::filterKey(Value key) const noexcept {
@@ -132,26 +146,58 @@ bool QueryRequest::makeUpdateSQL(Database& db, const std::vector<ColumnAssignmen
 
 std::string QueryRequest::tableName() const noexcept { return state_->table; }
 
-bool QueryAccess::render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out,
-                         const std::vector<ColumnAssignment>* assignments) noexcept {
+template <typename Render>
+bool QueryAccess::guarded(Database& db, Render&& render) noexcept {
   if (!db.beginCall()) return false;
   try {
-    SQL rendered;
     Error error;
-    if (!renderQuery(db, *request.state_, statement, rendered, error, assignments)) {
+    if (!render(error)) {
       // A schema lookup's failure is already the connection's error.
       if (db.lastError().isError()) return false;
       return db.connection_->fail(error.code, error.message, std::string());
     }
-    // A name holding NUL: SQLITE_MISUSE naming it, as for any SQL literal.
-    if (!rendered.isValid()) return db.failInvalidLiteral(rendered);
-    out = std::move(rendered);
     return true;
   } catch (const std::bad_alloc&) {
     return db.connection_->fail(SQLITE_NOMEM, "out of memory while rendering a query request", std::string());
   } catch (...) {
     return db.connection_->fail(SQLITE_ERROR, "a query request could not be rendered", std::string());
   }
+}
+
+bool QueryAccess::failInvalid(Database& db, const SQL& literal) noexcept { return db.failInvalidLiteral(literal); }
+
+bool QueryAccess::render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out,
+                         const std::vector<ColumnAssignment>* assignments) noexcept {
+  return guarded(db, [&](Error& error) {
+    SQL rendered;
+    if (!renderQuery(db, *request.state_, statement, rendered, error, assignments)) return false;
+    // A name holding NUL: SQLITE_MISUSE naming it, as for any SQL literal.
+    if (!rendered.isValid()) return failInvalid(db, rendered);
+    out = std::move(rendered);
+    return true;
+  });
+}
+
+bool QueryRequest::scopes(Database& db, std::vector<ScopeSpan>& out) const noexcept {
+  return QueryAccess::guarded(db, [&](Error& error) {
+    std::vector<ScopeSpan> spans;
+    if (!renderScopes(db, *state_, spans, error)) return false;
+    out = std::move(spans);
+    return true;
+  });
+}
+
+bool QueryRequest::makePrefetchSQL(Database& db, std::size_t index, SQL& out,
+                                   std::vector<std::string>& keyColumns) const noexcept {
+  return QueryAccess::guarded(db, [&](Error& error) {
+    SQL rendered;
+    std::vector<std::string> columns;
+    if (!renderPrefetch(db, *state_, index, rendered, columns, error)) return false;
+    if (!rendered.isValid()) return QueryAccess::failInvalid(db, rendered);
+    out = std::move(rendered);
+    keyColumns = std::move(columns);
+    return true;
+  });
 }
 
 // MARK: Database

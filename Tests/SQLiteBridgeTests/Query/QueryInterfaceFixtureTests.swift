@@ -193,7 +193,8 @@ struct QueryInterfaceFixtureTests {
         switch statement {
         case "count": return [Row(columnNames: ["n"], values: [.integer(Int64(try request.fetchCount(db)))])]
         case "delete": return [Row(columnNames: ["n"], values: [.integer(Int64(try request.deleteAll(db)))])]
-        case "update": return [Row(columnNames: ["n"], values: [.integer(Int64(try request.updateAll(db, assignments)))])]
+        case "update":
+          return [Row(columnNames: ["n"], values: [.integer(Int64(try request.updateAll(db, assignments)))])]
         case "selectOne": return try request.fetchOne(db).map { [$0] } ?? []
         default:
           let rendered = try request.makeSQL(db)

@@ -182,7 +182,8 @@ struct QueryInterfaceRequestTests {
   func matching() throws {
     let db = try library()
     try db.executeScript(
-      "CREATE VIRTUAL TABLE docs USING fts5(body); INSERT INTO docs VALUES ('red apple'), ('green pear'), ('red pear');")
+      "CREATE VIRTUAL TABLE docs USING fts5(body); INSERT INTO docs VALUES ('red apple'), ('green pear'), ('red pear');"
+    )
     let red = Table("docs").all().matching(FTS5Pattern(rawPattern: "red"))
     #expect(try red.makeSQL(db).sql == #"SELECT * FROM "docs" WHERE "docs" MATCH ?"#)
     #expect(try red.fetchCount(db) == 2)
