@@ -425,6 +425,10 @@ class SQLITEBRIDGE_API QueryRequest {
   /// `IncludingAll` of an association that is not `hasMany`, and as the
   /// class comment says for its foreign key.
   QueryRequest including(const Association& association, IncludeKind kind) const noexcept;
+  /// A request of the rows `association` reaches from the rows of this
+  /// request (`… WHERE ("fk") IN (SELECT "key" FROM <this request>)`):
+  /// an author's books, a book's author.
+  QueryRequest associated(const Association& association) const noexcept;
 
   /// Replaces `out` with the SELECT this request is, its arguments bound in
   /// order. Fails (false, `db.lastError()` saying why, `out` unspecified) as

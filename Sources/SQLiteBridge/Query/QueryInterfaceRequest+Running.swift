@@ -92,6 +92,7 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord {
   /// - Throws: as the type's documentation says, and whatever `init(row:)`
   ///   throws (which ends the fetch).
   public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+    if hasAssociations { return try fetchWithAssociations(db, .Select) { try RowDecoder(row: $0) } }
     var statement = try lend(db, .Select)
     return try db.fetchRecords(RowDecoder.self, &statement)
   }
@@ -101,6 +102,7 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord {
   ///
   /// - Throws: as `fetchAll(_:)`.
   public func fetchOne(_ db: Database) throws -> RowDecoder? {
+    if hasAssociations { return try fetchWithAssociations(db, .SelectOne) { try RowDecoder(row: $0) }.first }
     var statement = try lend(db, .SelectOne)
     return try db.fetchFirstRecord(RowDecoder.self, &statement)
   }
@@ -111,6 +113,7 @@ extension QueryInterfaceRequest where RowDecoder == Row {
   ///
   /// - Throws: as the type's documentation says.
   public func fetchAll(_ db: Database) throws -> [Row] {
+    if hasAssociations { return try fetchWithAssociations(db, .Select) { $0.copy() } }
     var statement = try lend(db, .Select)
     return try db.rows(&statement)
   }
@@ -119,6 +122,7 @@ extension QueryInterfaceRequest where RowDecoder == Row {
   ///
   /// - Throws: as `fetchAll(_:)`.
   public func fetchOne(_ db: Database) throws -> Row? {
+    if hasAssociations { return try fetchWithAssociations(db, .SelectOne) { $0.copy() }.first }
     var statement = try lend(db, .SelectOne)
     return try db.rows(&statement).first
   }

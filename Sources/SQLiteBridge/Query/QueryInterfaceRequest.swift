@@ -26,13 +26,25 @@ import SQLiteBridgeCore
 public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
   /// The core's request (immutable; copies share it).
   let core: sqlitebridge.QueryRequest
+  /// Whether the request includes an association's columns (its rows have
+  /// scopes).
+  let scoped: Bool
+  /// Its `including(all:)` associations, in order.
+  let prefetches: [RequestPrefetch]
 
-  init(core: sqlitebridge.QueryRequest) {
+  init(core: sqlitebridge.QueryRequest, scoped: Bool = false, prefetches: [RequestPrefetch] = []) {
     self.core = core
+    self.scoped = scoped
+    self.prefetches = prefetches
   }
 
   init(table: String) {
-    core = sqlitebridge.QueryRequest.table(std.string(table))
+    self.init(core: sqlitebridge.QueryRequest.table(std.string(table)))
+  }
+
+  /// This request with `core` (its associations kept).
+  func with(_ core: sqlitebridge.QueryRequest) -> Self {
+    Self(core: core, scoped: scoped, prefetches: prefetches)
   }
 
   typealias Building = sqlitebridge.interop.QueryBuilding
@@ -40,7 +52,7 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
   /// Keeps the rows where `predicate` holds; successive filters are joined
   /// with AND.
   public func filter(_ predicate: some SQLExpressible) -> Self {
-    Self(core: core.filter(predicate.sqlExpression.core))
+    with(core.filter(predicate.sqlExpression.core))
   }
 
   /// Keeps the row whose primary key is `key` (the key column read from the
@@ -58,7 +70,7 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
     for key in keys {
       _ = Building.appendKey(&values, SQLExpression(value: key.databaseValue).core)
     }
-    return Self(core: Building.filterKeys(core, values))
+    return with(Building.filterKeys(core, values))
   }
 
   /// Sorts by `orderings` (`Column("date").desc`, or an expression for
@@ -69,19 +81,19 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
 
   /// `order(_:)` with the orderings in an array.
   public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
-    Self(core: core.order(Self.list(orderings.map(\.orderingCore))))
+    with(core.order(Self.list(orderings.map(\.orderingCore))))
   }
 
   /// The same rows in the opposite order: each ordering flipped; a request
   /// without an order is ordered by its primary key, descending.
   public func reversed() -> Self {
-    Self(core: core.reversed())
+    with(core.reversed())
   }
 
   /// At most `limit` rows (a negative limit: no limit), after skipping
   /// `offset`; replaces an earlier limit.
   public func limit(_ limit: Int, offset: Int? = nil) -> Self {
-    Self(core: Building.limit(core, Int64(limit), offset != nil, Int64(offset ?? 0)))
+    with(Building.limit(core, Int64(limit), offset != nil, Int64(offset ?? 0)))
   }
 
   /// The result columns (`Column`s, expressions, `forKey` names,
@@ -92,19 +104,19 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
 
   /// `select(_:)` with the selection in an array.
   public func select(_ selection: [any SQLSelectable]) -> Self {
-    Self(core: core.select(Self.list(selection.map(\.selectionCore))))
+    with(core.select(Self.list(selection.map(\.selectionCore))))
   }
 
   /// `select(selection…)`, decoding rows as `type`: `Note.select(Column("title"),
   /// as: String.self)`. Keeps the request's other parts and replaces its
   /// selection and annotations.
   public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
-    QueryInterfaceRequest<T>(core: select(selection).core)
+    QueryInterfaceRequest<T>(core: select(selection).core, scoped: scoped, prefetches: prefetches)
   }
 
   /// SELECT DISTINCT.
   public func distinct() -> Self {
-    Self(core: core.distinct())
+    with(core.distinct())
   }
 
   /// GROUP BY `expressions`, replacing an earlier grouping.
@@ -114,19 +126,19 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
 
   /// `group(_:)` with the expressions in an array.
   public func group(_ expressions: [any SQLExpressible]) -> Self {
-    Self(core: core.group(Self.list(expressions.map(\.sqlExpression.core))))
+    with(core.group(Self.list(expressions.map(\.sqlExpression.core))))
   }
 
   /// HAVING `predicate`; successive calls are joined with AND.
   public func having(_ predicate: some SQLExpressible) -> Self {
-    Self(core: core.having(predicate.sqlExpression.core))
+    with(core.having(predicate.sqlExpression.core))
   }
 
   /// Keeps the rows of the (FTS5) table that match `pattern` (bound); nil
   /// matches no row. SQLite reports a table that is not full-text when the
   /// request runs.
   public func matching(_ pattern: FTS5Pattern?) -> Self {
-    Self(core: Building.matching(core, pattern != nil, std.string(pattern?.rawPattern ?? "")))
+    with(Building.matching(core, pattern != nil, std.string(pattern?.rawPattern ?? "")))
   }
 
   /// Adds `selection` after the request's own columns (every column of its
@@ -138,12 +150,54 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
 
   /// `annotated(with:)` with the selection in an array.
   public func annotated(with selection: [any SQLSelectable]) -> Self {
-    Self(core: core.annotated(Self.list(selection.map(\.selectionCore))))
+    with(core.annotated(Self.list(selection.map(\.selectionCore))))
   }
 
   /// The same request (same SQL) decoding its rows as `type`.
   public func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
-    QueryInterfaceRequest<T>(core: core)
+    QueryInterfaceRequest<T>(core: core, scoped: scoped, prefetches: prefetches)
+  }
+
+  // MARK: Associations
+
+  /// Joins `association` (INNER JOIN) and selects its columns after the
+  /// request's, as the row's scope `association.key`: rows without a match
+  /// are left out.
+  public func including<A: Association>(required association: A) -> Self where A.Origin == RowDecoder {
+    Self(
+      core: core.including(association.associationCore.core, .IncludingRequired), scoped: true, prefetches: prefetches)
+  }
+
+  /// Joins `association` (LEFT JOIN) and selects its columns: rows without
+  /// a match are kept (their scope is absent; an optional property is nil).
+  public func including<A: Association>(optional association: A) -> Self where A.Origin == RowDecoder {
+    Self(
+      core: core.including(association.associationCore.core, .IncludingOptional), scoped: true, prefetches: prefetches)
+  }
+
+  /// Fetches the rows of the to-many `association` for every row of the
+  /// request with one more query (not one per row), as the row's prefetched
+  /// rows `association.key` (an array property of a `Decodable` record).
+  /// An association that is not `hasMany` throws `.misuse` when the
+  /// request runs.
+  public func including<A: Association>(all association: A) -> Self where A.Origin == RowDecoder {
+    let decode: ((RowView) throws -> Any)? = (A.Destination.self as? any FetchableRecord.Type).map { type in
+      { row in try type.init(row: row) }
+    }
+    return Self(
+      core: core.including(association.associationCore.core, .IncludingAll), scoped: scoped,
+      prefetches: prefetches + [RequestPrefetch(key: association.key, decode: decode)])
+  }
+
+  /// Joins `association` (INNER JOIN) without selecting it: a filter on the
+  /// associated table.
+  public func joining<A: Association>(required association: A) -> Self where A.Origin == RowDecoder {
+    with(core.including(association.associationCore.core, .JoiningRequired))
+  }
+
+  /// Joins `association` (LEFT JOIN) without selecting it.
+  public func joining<A: Association>(optional association: A) -> Self where A.Origin == RowDecoder {
+    with(core.including(association.associationCore.core, .JoiningOptional))
   }
 
   static func list(_ expressions: [sqlitebridge.Expression]) -> sqlitebridge.interop.ExpressionList {
@@ -152,4 +206,11 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
     for expression in expressions { _ = Building.append(&list, expression) }
     return list
   }
+}
+
+/// An `including(all:)` association of a request: its key, and how its
+/// rows decode (nil when its destination is not a `FetchableRecord`).
+struct RequestPrefetch: @unchecked Sendable {
+  let key: String
+  let decode: ((RowView) throws -> Any)?
 }

@@ -72,6 +72,12 @@ package final class RowDecodingContext {
   private let columnTable: ColumnTable?
   /// The JSON decoders of this query's columns, once one was needed.
   private var jsonDecoders: JSONDecoderCache?
+  /// The scopes and prefetched rows of a request with associations (nil
+  /// otherwise, and inside a scope).
+  let scoping: RowScoping?
+  /// Where this context's columns start in the statement's row (0, or a
+  /// scope's first column).
+  private let columnOffset: Int32
 
   /// A context decoding the current row of `row`'s statement as `type`
   /// (whose JSON decoders come from its hook when it is a
@@ -88,7 +94,7 @@ package final class RowDecodingContext {
   ) {
     self.init(
       statement: row.statement, heldRows: nil, heldSQL: "", columnNames: row.columns.names, columnTable: row.columns,
-      keyDecoding: keyDecoding, decoding: type, record: record)
+      keyDecoding: keyDecoding, decoding: type, record: record, scoping: row.scoping)
   }
 
   /// A context decoding the rows of `rows` (named `columnNames`, the result
@@ -106,8 +112,10 @@ package final class RowDecodingContext {
   private init<T>(
     statement: UnsafePointer<sqlitebridge.Statement>?, heldRows: UnsafePointer<sqlitebridge.interop.RowList>?,
     heldSQL: String, columnNames: [String], columnTable: ColumnTable?, keyDecoding: KeyDecodingStrategy,
-    decoding type: T.Type, record: (any FetchableRecord.Type)?
+    decoding type: T.Type, record: (any FetchableRecord.Type)?, scoping: RowScoping? = nil, columnOffset: Int32 = 0
   ) {
+    self.scoping = scoping
+    self.columnOffset = columnOffset
     self.statement = statement
     self.heldRows = heldRows
     self.heldSQL = heldSQL
@@ -215,7 +223,7 @@ package final class RowDecodingContext {
   /// (`column` is an index of `keyNames`, so it fits an Int32.)
   @inline(__always)
   func view(_ column: Int) -> sqlitebridge.ColumnView {
-    if let statement { return statement.pointee.column(Int32(truncatingIfNeeded: column)) }
+    if let statement { return statement.pointee.column(columnOffset &+ Int32(truncatingIfNeeded: column)) }
     return heldView(column)
   }
 
@@ -329,6 +337,52 @@ package final class RowDecodingContext {
   }
 
   /// The error for a key with no column.
+  // MARK: Associations
+
+  /// What the scoped property `key` holds, when `key` names a scope or a
+  /// prefetch of the request: `.some(value)`; `.some(nil)` for an optional
+  /// association that found nothing (every column NULL) or a missing
+  /// prefetch; nil when `key` names neither.
+  func scoped<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T?? {
+    guard let scoping, let statement else { return nil }
+    let name = key.stringValue
+    if let span = scoping.span(named: name) {
+      let offset = columnOffset &+ Int32(span.start)
+      let nullScope = (0..<Int32(span.count)).allSatisfy { statement.pointee.column(offset &+ $0).type == .Null }
+      if nullScope { return .some(nil) }
+      let names = Array(columnNames[span.start..<span.start + span.count])
+      let child = RowDecodingContext(
+        statement: statement, heldRows: nil, heldSQL: "", columnNames: names, columnTable: nil,
+        keyDecoding: keyDecoding, decoding: type, record: type as? any FetchableRecord.Type, columnOffset: offset)
+      defer { withExtendedLifetime(child) { child.endQuery() } }
+      return .some(try child.decodeRow(type))
+    }
+    guard scoping.prefetchKeys.contains(name) else { return nil }
+    let values = scoping.prefetchedValues[name] ?? []
+    if let typed = values as? T { return .some(typed) }
+    let context = DecodingError.Context(
+      codingPath: [key],
+      debugDescription: "the rows prefetched for \"\(name)\" do not decode as \(T.self) (an array of the "
+        + "association's FetchableRecord destination)")
+    throw DecodingError.typeMismatch(type, context)
+  }
+
+  /// `T` decoded from the row's own columns, for a property `key` that names
+  /// no column, scope or prefetch (a nested record whose columns are the
+  /// row's); `keyNotFound` when `T` reads one value.
+  func decodeFromOwnColumns<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
+    guard !(type is any DatabaseValueConvertible.Type), let statement else { throw keyNotFound(key) }
+    let child = RowDecodingContext(
+      statement: statement, heldRows: nil, heldSQL: "", columnNames: columnNames, columnTable: nil,
+      keyDecoding: keyDecoding, decoding: type, record: type as? any FetchableRecord.Type, columnOffset: columnOffset)
+    defer { withExtendedLifetime(child) { child.endQuery() } }
+    do {
+      return try T(from: NestedRecordDecoder(context: child, key: key))
+    } catch DecodingError.keyNotFound {
+      throw keyNotFound(key)
+    }
+  }
+
   func keyNotFound(_ key: any CodingKey) -> DecodingError {
     var description = "no column named \"\(key.stringValue)\" in the row"
     if keyDecoding == .convertFromSnakeCase {
@@ -348,6 +402,25 @@ package final class RowDecodingContext {
 /// row and passed as an `any Decoder`, a strong reference cost a retain and
 /// a release per row. The query keeps the context alive; a decoder is valid
 /// only while its row is decoded.
+/// Decodes a nested record from the row's own columns: a keyed container
+/// only (a type that reads one value has no column to read it from, and
+/// fails as a missing key).
+struct NestedRecordDecoder: Decoder {
+  let context: RowDecodingContext
+  let key: any CodingKey
+
+  var codingPath: [any CodingKey] { [key] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    context.keyedContainer(type)
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw context.keyNotFound(key) }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { throw context.keyNotFound(key) }
+}
+
 struct RowDecoder: Decoder {
   private let unmanaged: Unmanaged<RowDecodingContext>
 
@@ -482,7 +555,13 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(type, key, ColumnRead.integer) }
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(type, key, ColumnRead.integer) }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try context.decode(type, column: column(key), codingPath: [key])
+    let context = context
+    if context.scoping != nil, let scoped = try context.scoped(type, key) {
+      guard let value = scoped else { throw context.keyNotFound(key) }
+      return value
+    }
+    guard let column = context.column(for: key) else { return try context.decodeFromOwnColumns(type, key) }
+    return try context.decode(type, column: column, codingPath: [key])
   }
 
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
@@ -528,6 +607,7 @@ struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try readIfPresent(type, key, ColumnRead.integer)
   }
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    if context.scoping != nil, let scoped = try context.scoped(type, key) { return scoped }
     guard let column = context.column(for: key), !context.isNull(column) else { return nil }
     return try context.decode(type, column: column, codingPath: [key])
   }

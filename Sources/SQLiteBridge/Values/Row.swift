@@ -9,6 +9,13 @@ public struct Row: Sendable, Hashable {
   public let columnNames: [String]
   /// Values in column order.
   public let values: [DatabaseValue]
+  /// For a row of a request with associations, each included
+  /// association's columns by key (an optional association that found
+  /// nothing has no entry); empty otherwise.
+  public internal(set) var scopes: [String: Row] = [:]
+  /// For a row of a request with `including(all:)`, each association's
+  /// prefetched rows by key; empty otherwise.
+  public internal(set) var prefetchedRows: [String: [Row]] = [:]
 
   /// A row of `values` named by `columnNames` (which must be as long).
   public init(columnNames: [String], values: [DatabaseValue]) {

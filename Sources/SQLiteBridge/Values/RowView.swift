@@ -11,12 +11,16 @@ public struct RowView {
   /// `columns.count`, kept here so that a read checks its index without
   /// loading it from the table.
   @usableFromInline let columnCount: Int
+  /// The included associations' scopes and prefetched rows, for a row of a
+  /// request with associations; nil otherwise.
+  @usableFromInline let scoping: RowScoping?
 
   @usableFromInline
-  init(statement: UnsafePointer<sqlitebridge.Statement>, columns: ColumnTable) {
+  init(statement: UnsafePointer<sqlitebridge.Statement>, columns: ColumnTable, scoping: RowScoping? = nil) {
     self.statement = statement
     self.columns = columns
     self.columnCount = Int(columns.count)
+    self.scoping = scoping
   }
 
   /// Number of columns.
@@ -41,8 +45,14 @@ public struct RowView {
     columns.index(of: name).map { self[$0] }
   }
 
-  /// The row, copied, with every column kept in order.
+  /// The row, copied, with every column kept in order (and its scopes and
+  /// prefetched rows).
   public func copy() -> Row {
-    Row(columnNames: columns.names, values: statement.pointee.currentValues(count: columns.count))
+    var row = Row(columnNames: columns.names, values: statement.pointee.currentValues(count: columns.count))
+    if scoping != nil {
+      row.scopes = scopes
+      row.prefetchedRows = prefetchedRows
+    }
+    return row
   }
 }

@@ -155,6 +155,8 @@ int precedence(const ExpressionNode& node) noexcept {
       return kEquality;
     case NodeKind::AssociationCount:
       return kAtom;
+    case NodeKind::AssociatedTo:
+      return kEquality;
     case NodeKind::AssociationIsEmpty:
       return kNot;
     case NodeKind::Ordering:
@@ -739,6 +741,31 @@ class Renderer {
     return ok;
   }
 
+  // `("dest") IN (SELECT "origin" FROM <origin request>)`: the current
+  // scope's rows the association reaches from the origin request's rows.
+  bool associatedTo(const ExpressionNode& node) {
+    const AssociationState& a = *node.association;
+    const QueryState& origin = *node.origin;
+    if (!origin.hasTable)
+      return fail(SQLITE_MISUSE, "the query request has no table (make it with QueryRequest::table)");
+    JoinColumns columns;
+    if (!resolve(a, origin.table, columns)) return false;
+    if (columns.destination.size() > 1) out_.sql("(");
+    for (std::size_t k = 0; k < columns.destination.size(); ++k) {
+      if (k > 0) out_.sql(", ");
+      ownQualifier();
+      out_.identifier(columns.destination[k]);
+    }
+    if (columns.destination.size() > 1) out_.sql(")");
+    out_.sql(" IN (");
+    std::vector<Expression> key;
+    for (const std::string& name : columns.origin) key.push_back(column(origin.table, name));
+    Renderer nested(db_, origin, out_, error_);
+    if (!nested.prepare() || !nested.select(&key, false)) return false;
+    out_.sql(")");
+    return true;
+  }
+
   bool where() {
     if (state_.filters.empty()) return true;
     out_.sql(" WHERE ");
@@ -873,6 +900,8 @@ class Renderer {
       case NodeKind::AssociationCount:
       case NodeKind::AssociationIsEmpty:
         return associationAggregate(node);
+      case NodeKind::AssociatedTo:
+        return associatedTo(node);
       case NodeKind::Alias:
         if (place != Place::Selection) return fail(SQLITE_MISUSE, "aliased(...) stands only in a selection");
         if (!render(*node.left, Place::Expression)) return false;

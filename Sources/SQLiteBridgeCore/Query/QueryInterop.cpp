@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -224,10 +225,44 @@ bool QueryBuilding::render(Database& db, const QueryRequest& request, RequestSta
   return QueryAccess::render(db, request, queryStatement(statement), out, &assignments);
 }
 
+Association QueryBuilding::association(AssociationKind kind, const std::string& table, bool hasColumns,
+                                       const std::vector<std::string>& origin,
+                                       const std::vector<std::string>& destination) noexcept {
+  try {
+    std::optional<ForeignKeyColumns> columns;
+    if (hasColumns) columns = ForeignKeyColumns{origin, destination};
+    switch (kind) {
+      case AssociationKind::BelongsTo:
+        return Association::belongsTo(table, std::move(columns));
+      case AssociationKind::HasOne:
+        return Association::hasOne(table, std::move(columns));
+      case AssociationKind::HasMany:
+        return Association::hasMany(table, std::move(columns));
+    }
+  } catch (const std::bad_alloc&) {
+  }
+  return Association();
+}
+
+bool QueryBuilding::scopes(Database& db, const QueryRequest& request, ScopeSpanList& out) noexcept {
+  return request.scopes(db, out);
+}
+
+bool QueryBuilding::lendPrefetch(Database& db, const QueryRequest& request, std::size_t index, Statement& out,
+                                 std::vector<std::string>& keyColumns) noexcept {
+  SQL sql;
+  if (!request.makePrefetchSQL(db, index, sql, keyColumns)) return false;
+  return lendBound(db, sql, out);
+}
+
 bool QueryBuilding::lend(Database& db, const QueryRequest& request, RequestStatement statement,
                          const AssignmentList& assignments, Statement& out) noexcept {
   SQL sql;
   if (!render(db, request, statement, assignments, sql)) return false;
+  return lendBound(db, sql, out);
+}
+
+bool QueryBuilding::lendBound(Database& db, const SQL& sql, Statement& out) noexcept {
   const std::string& text = sql.text();
   if (!DatabaseAccess::lendForArguments(db, text.data(), text.size(), out)) return false;
   const std::vector<Value>& arguments = sql.arguments();

@@ -32,6 +32,7 @@ enum class NodeKind : std::uint8_t {
   Match,               // value: the request's (FTS5) table MATCH the pattern
   AssociationCount,    // association: COUNT(*) of its rows for the current row
   AssociationIsEmpty,  // association: NOT EXISTS of its rows for the current row
+  AssociatedTo,        // association, origin: the row is reached by the association from the origin's rows
 };
 
 struct AssociationState;
@@ -87,6 +88,7 @@ struct ExpressionNode {
   std::shared_ptr<const ExpressionNode> left;
   std::shared_ptr<const ExpressionNode> right;
   std::shared_ptr<const AssociationState> association;
+  std::shared_ptr<const QueryState> origin;
 };
 
 /// An association's state (immutable once built, shared by copies).

@@ -91,6 +91,15 @@ QueryRequest QueryRequest::joining(const std::string& table, JoinKind kind,
   });
 }
 
+QueryRequest QueryRequest::associated(const Association& association) const noexcept {
+  const std::shared_ptr<const AssociationState>& a = QueryAccess::state(association);
+  ExpressionNode node;
+  node.kind = NodeKind::AssociatedTo;
+  node.association = a;
+  node.origin = state_;
+  return table(a->table).filter(QueryAccess::make(std::make_shared<ExpressionNode>(std::move(node))));
+}
+
 QueryRequest QueryRequest::including(const Association& association, IncludeKind kind) const noexcept {
   return changed(*state_,
                  [&](QueryState& s) { s.includes.push_back(IncludeSpec{QueryAccess::state(association), kind}); });

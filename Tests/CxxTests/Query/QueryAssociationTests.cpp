@@ -33,12 +33,13 @@ std::vector<std::string> fetched(Database& db, const QueryRequest& request) {
 
 Database openPeople() {
   Database db = openLibrary();
-  EXPECT_TRUE(db.executeScript("CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT, "
-                               "  managerId INTEGER REFERENCES people(id));"
-                               "INSERT INTO people VALUES (1, 'Boss', NULL), (2, 'Mid', 1), (3, 'Low', 2), (4, 'Solo', NULL);"
-                               "CREATE TABLE profiles (id INTEGER PRIMARY KEY, authorId INTEGER UNIQUE REFERENCES authors, bio TEXT);"
-                               "INSERT INTO profiles VALUES (1, 2, 'Bob''s bio');"
-                               "INSERT INTO translations VALUES (1, 1, 2), (2, 2, NULL);"))
+  EXPECT_TRUE(db.executeScript(
+      "CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT, "
+      "  managerId INTEGER REFERENCES people(id));"
+      "INSERT INTO people VALUES (1, 'Boss', NULL), (2, 'Mid', 1), (3, 'Low', 2), (4, 'Solo', NULL);"
+      "CREATE TABLE profiles (id INTEGER PRIMARY KEY, authorId INTEGER UNIQUE REFERENCES authors, bio TEXT);"
+      "INSERT INTO profiles VALUES (1, 2, 'Bob''s bio');"
+      "INSERT INTO translations VALUES (1, 1, 2), (2, 2, NULL);"))
       << db.error();
   return db;
 }
@@ -55,8 +56,9 @@ TEST(QueryAssociations, IncludingRequiredBelongsToSelectsTheScopeAfterTheRequest
   EXPECT_EQ(sqlOf(db, request),
             "SELECT \"books\".*, \"authors\".* FROM \"books\" JOIN \"authors\" ON \"authors\".\"id\" = "
             "\"books\".\"authorId\" ORDER BY \"books\".\"id\"");
-  EXPECT_EQ(fetched(db, request),
-            dump(db, "SELECT books.*, authors.* FROM books JOIN authors ON authors.id = books.authorId ORDER BY books.id"));
+  EXPECT_EQ(
+      fetched(db, request),
+      dump(db, "SELECT books.*, authors.* FROM books JOIN authors ON authors.id = books.authorId ORDER BY books.id"));
   std::vector<ScopeSpan> spans;
   ASSERT_TRUE(request.scopes(db, spans)) << db.error();
   ASSERT_EQ(spans.size(), 1u);
@@ -153,8 +155,9 @@ TEST(QueryAssociations, CountsAnnotateFilterAndHave) {
             "SELECT *, (SELECT COUNT(*) FROM \"books\" WHERE \"books\".\"authorId\" = \"authors\".\"id\") AS "
             "\"bookCount\" FROM \"authors\" ORDER BY \"id\"");
   EXPECT_EQ(fetched(db, annotated),
-            dump(db, "SELECT *, (SELECT COUNT(*) FROM books WHERE authorId = authors.id) AS bookCount FROM authors "
-                     "ORDER BY id"));
+            dump(db,
+                 "SELECT *, (SELECT COUNT(*) FROM books WHERE authorId = authors.id) AS bookCount FROM authors "
+                 "ORDER BY id"));
   EXPECT_EQ(fetched(db, QueryRequest::table("authors").having(kBooks.count() > 1)),
             dump(db, "SELECT * FROM authors WHERE id = 1"));
   EXPECT_EQ(fetched(db, QueryRequest::table("authors").filter(kBooks.isEmpty())),
@@ -162,11 +165,13 @@ TEST(QueryAssociations, CountsAnnotateFilterAndHave) {
   EXPECT_EQ(fetched(db, QueryRequest::table("authors").filter(kBooks.filter(column("year") > 2005).count() == 1)),
             dump(db, "SELECT * FROM authors WHERE id = 2"));
   // Self-referencing: each person's reports.
-  EXPECT_EQ(fetched(db, QueryRequest::table("people")
-                            .select({column("name"), Association::hasMany("people").forKey("reports").count().aliased("n")})
-                            .order({column("id")})),
-            dump(db, "SELECT name, (SELECT COUNT(*) FROM people r WHERE r.managerId = people.id) AS n FROM people "
-                     "ORDER BY id"));
+  EXPECT_EQ(
+      fetched(db, QueryRequest::table("people")
+                      .select({column("name"), Association::hasMany("people").forKey("reports").count().aliased("n")})
+                      .order({column("id")})),
+      dump(db,
+           "SELECT name, (SELECT COUNT(*) FROM people r WHERE r.managerId = people.id) AS n FROM people "
+           "ORDER BY id"));
 }
 
 TEST(QueryAssociations, IncludingAllPrefetchesEveryOriginsRowsInOneQuery) {
@@ -217,4 +222,22 @@ TEST(QueryAssociations, WhatTheSchemaCannotDecideIsAnErrorNamingTheTables) {
       render(db, QueryRequest::table("books").including(Association::hasMany("nowhere"), IncludeKind::IncludingAll));
   EXPECT_FALSE(missing.ok);
   EXPECT_TRUE(contains(missing.error.message, "nowhere")) << missing.error.message;
+}
+
+TEST(QueryAssociations, AssociatedReachesTheDestinationRowsOfTheRequestsRows) {
+  Database db = openPeople();
+  const QueryRequest annsBooks =
+      QueryRequest::table("authors").filter(column("id") == 1).associated(kBooks).order({column("id")});
+  EXPECT_EQ(sqlOf(db, annsBooks),
+            "SELECT * FROM \"books\" WHERE \"authorId\" IN (SELECT \"authors\".\"id\" FROM \"authors\" WHERE "
+            "\"id\" = ?) ORDER BY \"id\"");
+  EXPECT_EQ(fetched(db, annsBooks), dump(db, "SELECT * FROM books WHERE authorId = 1 ORDER BY id"));
+  EXPECT_EQ(fetched(db, QueryRequest::table("books").filterKey(Value(std::int64_t{3})).associated(kAuthor)),
+            dump(db, "SELECT * FROM authors WHERE id = 2"));
+  // Self-referencing, both ways.
+  const QueryRequest mid = QueryRequest::table("people").filterKey(Value(std::int64_t{2}));
+  EXPECT_EQ(fetched(db, mid.associated(Association::hasMany("people").forKey("reports"))),
+            dump(db, "SELECT * FROM people WHERE id = 3"));
+  EXPECT_EQ(fetched(db, mid.associated(Association::belongsTo("people").forKey("manager"))),
+            dump(db, "SELECT * FROM people WHERE id = 1"));
 }

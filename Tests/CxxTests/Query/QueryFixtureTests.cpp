@@ -17,10 +17,13 @@
 //           "args": [EXPR]} | {"function": "countAll", "args": []}
 //        | {"asc": EXPR} | {"desc": EXPR} (in "order" only) | {"alias": "name", "of": EXPR} | {"allColumns": true}
 //          (both in "select" only)
-//   REQUEST: {"table": "t", and any of: "joins": [{"table", "kind": "required" | "optional",
-//             "origin": [c], "destination": [c]} (the column lists only when given explicitly)],
+//   REQUEST: {"table": "t", and any of: "joins": [{"table", "association": "belongsTo" | "hasOne" | "hasMany",
+//             "key": k (when not the table's name), "kind": "joiningRequired" | "joiningOptional" |
+//             "includingRequired" | "includingOptional", "origin": [c], "destination": [c]}
+//             (the column lists only when given explicitly; origin: the child's columns)],
 //             "filters": [EXPR] (one filter call each), "select": [EXPR], "distinct": true, "group": [EXPR],
 //             "having": [EXPR] (one having call each), "order": [EXPR], "limit": n, "offset": n}
+//   EXPR also {"associationCount": JOIN} (the association's count for the row);
 //   and (issue 40, second part): "keys": [VALUE] (filterKeys), "matching": "pattern" | null,
 //             "annotated": [EXPR], "reversed": true; EXPR also {"ascNullsLast": EXPR} | {"descNullsFirst": EXPR}.
 //   A case may add "statement": "selectOne" | "count" | "delete" | "update" (default: the select) and, for
@@ -161,11 +164,48 @@ Node alias(const Node& a, const std::string& name) {
 }
 Node everyColumn() { return {"{\"allColumns\": true}", allColumns()}; }
 
+// One association of a request: its destination, direction, key (empty:
+// the default), how it is used, and explicit columns (origin: the child's).
 struct Join {
   std::string table;
   JoinKind kind = JoinKind::Required;
   std::optional<ForeignKeyColumns> columns;
+  AssociationKind association = AssociationKind::BelongsTo;
+  bool selected = false;
+  std::string key;
+
+  Association built() const {
+    Association a = association == AssociationKind::BelongsTo ? Association::belongsTo(table, columns)
+                    : association == AssociationKind::HasOne  ? Association::hasOne(table, columns)
+                                                              : Association::hasMany(table, columns);
+    return key.empty() ? a : a.forKey(key);
+  }
+
+  IncludeKind include() const {
+    if (selected) return kind == JoinKind::Required ? IncludeKind::IncludingRequired : IncludeKind::IncludingOptional;
+    return kind == JoinKind::Required ? IncludeKind::JoiningRequired : IncludeKind::JoiningOptional;
+  }
+
+  std::string json() const {
+    const auto names = [](const std::vector<std::string>& list) { return jsonList(list, jsonString); };
+    std::string j = "{\"table\": " + jsonString(table) + ", \"association\": \"" +
+                    (association == AssociationKind::BelongsTo ? "belongsTo"
+                     : association == AssociationKind::HasOne  ? "hasOne"
+                                                               : "hasMany") +
+                    "\"";
+    if (!key.empty()) j += ", \"key\": " + jsonString(key);
+    j += std::string(", \"kind\": \"") + (selected ? "including" : "joining") +
+         (kind == JoinKind::Required ? "Required" : "Optional") + "\"";
+    if (columns) {
+      j += ", \"origin\": " + names(columns->origin) + ", \"destination\": " + names(columns->destination);
+    }
+    return j + "}";
+  }
 };
+
+Node associationCount(const Join& join) {
+  return {"{\"associationCount\": " + join.json() + "}", join.built().count()};
+}
 
 // A neutral request, built in the documented key order.
 struct Request {
@@ -187,17 +227,7 @@ struct Request {
   std::string json() const {
     const auto names = [](const std::vector<std::string>& list) { return jsonList(list, jsonString); };
     std::string out = "{\"table\": " + jsonString(table);
-    if (!joins.empty()) {
-      out += ", \"joins\": " + jsonList(joins, [&](const Join& join) {
-               std::string j = "{\"table\": " + jsonString(join.table) + ", \"kind\": \"" +
-                               (join.kind == JoinKind::Required ? "required" : "optional") + "\"";
-               if (join.columns) {
-                 j += ", \"origin\": " + names(join.columns->origin) +
-                      ", \"destination\": " + names(join.columns->destination);
-               }
-               return j + "}";
-             });
-    }
+    if (!joins.empty()) out += ", \"joins\": " + jsonList(joins, [](const Join& join) { return join.json(); });
     if (keys) out += ", \"keys\": " + jsonList(*keys, valueJSON);
     if (!filters.empty()) out += ", \"filters\": " + nodesJSON(filters);
     if (matching) out += ", \"matching\": " + (*matching ? jsonString(**matching) : std::string("null"));
@@ -215,7 +245,7 @@ struct Request {
 
   QueryRequest build() const {
     QueryRequest request = QueryRequest::table(table);
-    for (const Join& join : joins) request = request.joining(join.table, join.kind, join.columns);
+    for (const Join& join : joins) request = request.including(join.built(), join.include());
     if (keys) request = request.filterKeys(*keys);
     for (const Node& filter : filters) request = request.filter(filter.expression);
     if (matching) request = request.matching(*matching);
@@ -399,20 +429,20 @@ std::vector<Case> cases() {
   }
   {
     Request c = r;
-    c.joins = {{"authors", JoinKind::Required, std::nullopt}};
+    c.joins = {{"authors", JoinKind::Required, std::nullopt, AssociationKind::BelongsTo}};
     add("required join on the child's foreign key", c);
   }
   {
     Request c;
     c.table = "authors";
-    c.joins = {{"books", JoinKind::Optional, std::nullopt}};
+    c.joins = {{"books", JoinKind::Optional, std::nullopt, AssociationKind::HasMany}};
     c.filters = {op(">", col("books", "year"), val(2000))};
     add("optional join on the parent's side, filtered on the joined table", c);
   }
   {
     Request c;
     c.table = "reviews";
-    c.joins = {{"books", JoinKind::Required, std::nullopt}};
+    c.joins = {{"books", JoinKind::Required, std::nullopt, AssociationKind::BelongsTo}};
     c.select = {col("stars"), col("books", "title")};
     c.order = {desc(col("stars"))};
     add("join on an implicit primary key reference", c);
@@ -420,18 +450,35 @@ std::vector<Case> cases() {
   {
     Request c;
     c.table = "translations";
-    c.joins = {{"authors", JoinKind::Optional, ForeignKeyColumns{{"translatorId"}, {"id"}}}};
+    c.joins = {
+        {"authors", JoinKind::Optional, ForeignKeyColumns{{"translatorId"}, {"id"}}, AssociationKind::BelongsTo}};
     add("join on explicit columns", c);
   }
   {
     Request c;
     c.table = kHostileTable;
-    c.joins = {{"books", JoinKind::Required, std::nullopt}};
+    c.joins = {{"books", JoinKind::Required, std::nullopt, AssociationKind::BelongsTo}};
     c.select = {alias(col(kHostileColumn), kHostileColumn)};
     c.filters = {op("==", col(kHostileColumn), val("x' OR 1=1 --")),
                  op("!=", col("books", "title"), val("'); DROP TABLE books; --"))};
     c.order = {asc(col(kHostileColumn))};
     add("hostile names are quoted, hostile values bound", c);
+  }
+  {
+    Request c;
+    c.table = "translations";
+    c.joins = {{"authors", JoinKind::Required, ForeignKeyColumns{{"authorId"}, {}}, AssociationKind::BelongsTo, true,
+                "author"},
+               {"authors", JoinKind::Optional, ForeignKeyColumns{{"translatorId"}, {}}, AssociationKind::BelongsTo,
+                true, "translator"}};
+    add("two associations to one table, selected under their keys", c);
+  }
+  {
+    Request c;
+    c.table = "authors";
+    c.annotated = {alias(associationCount({"books", JoinKind::Required, std::nullopt, AssociationKind::HasMany}), "n")};
+    c.order = {desc(col("n"))};
+    add("an association's count as an annotation", c);
   }
   {
     Request c = r;

@@ -20,16 +20,62 @@ struct QueryInterfaceFixtureTests {
 
   static var cases: [[String: Any]] { file()["cases"] as? [[String: Any]] ?? [] }
 
-  /// The cases that join tables: the Swift face builds joins through
-  /// associations, which land with the next part of issue 40. Listed by
-  /// name so that any other case must run, and this list must shrink.
-  static let joinCases: Set<String> = [
-    "required join on the child's foreign key",
-    "optional join on the parent's side, filtered on the joined table",
-    "join on an implicit primary key reference",
-    "join on explicit columns",
-    "hostile names are quoted, hostile values bound",
-  ]
+  // The fixture's tables, as the record types associations are declared on.
+  enum Authors: TableRecord { static let databaseTableName = "authors" }
+  enum Books: TableRecord { static let databaseTableName = "books" }
+  enum Reviews: TableRecord { static let databaseTableName = "reviews" }
+  enum Translations: TableRecord { static let databaseTableName = "translations" }
+  enum Loose: TableRecord { static let databaseTableName = "loose" }
+  enum Docs: TableRecord { static let databaseTableName = "docs" }
+  enum Hostile: TableRecord { static let databaseTableName = #"odd"; DROP TABLE books; --"# }
+
+  static func tableType(_ name: String) throws -> any TableRecord.Type {
+    let types: [any TableRecord.Type] = [
+      Authors.self, Books.self, Reviews.self, Translations.self, Loose.self, Docs.self, Hostile.self,
+    ]
+    guard let type = types.first(where: { $0.databaseTableName == name }) else {
+      throw Pending(reason: "no record type for table \(name)")
+    }
+    return type
+  }
+
+  /// The association `spec` describes, from `O` to `D`, applied as its kind
+  /// says.
+  static func associate<O: TableRecord, D: TableRecord>(
+    _ request: QueryInterfaceRequest<O>, _ destination: D.Type, _ spec: [String: Any]
+  ) throws -> QueryInterfaceRequest<O> {
+    let foreignKey = (spec["origin"] as? [String]).map { origin in
+      ForeignKey(origin, to: (spec["destination"] as? [String]).flatMap { $0.isEmpty ? nil : $0 })
+    }
+    let key = spec["key"] as? String
+    func apply<A: Association>(_ association: A) throws -> QueryInterfaceRequest<O> where A.Origin == O {
+      switch spec["kind"] as? String {
+      case "joiningRequired": return request.joining(required: association)
+      case "joiningOptional": return request.joining(optional: association)
+      case "includingRequired": return request.including(required: association)
+      case "includingOptional": return request.including(optional: association)
+      default: throw Pending(reason: "join kind \(spec["kind"] ?? "none")")
+      }
+    }
+    switch spec["association"] as? String {
+    case "belongsTo": return try apply(O.belongsTo(D.self, key: key, using: foreignKey))
+    case "hasOne": return try apply(O.hasOne(D.self, key: key, using: foreignKey))
+    case "hasMany": return try apply(O.hasMany(D.self, key: key, using: foreignKey))
+    default: throw Pending(reason: "association \(spec["association"] ?? "none")")
+    }
+  }
+
+  /// The count of the hasMany association `spec` describes, from `O`.
+  static func associationCount<O: TableRecord>(_ origin: O.Type, _ spec: [String: Any]) throws -> SQLExpression {
+    func count<D: TableRecord>(_ destination: D.Type) -> SQLExpression {
+      let foreignKey = (spec["origin"] as? [String]).map { ForeignKey($0) }
+      return O.hasMany(D.self, key: spec["key"] as? String, using: foreignKey).count
+    }
+    return count(try tableType(spec["table"] as? String ?? ""))
+  }
+
+  /// The request's own table, while its expressions are built.
+  @TaskLocal static var origin: (any TableRecord.Type)?
 
   static func value(_ json: Any) -> DatabaseValue {
     guard let object = json as? [String: Any] else { return .null }
@@ -57,8 +103,12 @@ struct QueryInterfaceFixtureTests {
   static func expression(_ json: Any) throws -> SQLExpression {
     guard let node = json as? [String: Any] else { throw Pending(reason: "not an object") }
     if let name = node["column"] as? String {
-      if node["table"] != nil { throw Pending(reason: "a column of another table") }
+      if let table = node["table"] as? String { return TableAlias(name: table)[Column(name)] }
       return Column(name).sqlExpression
+    }
+    if let spec = node["associationCount"] as? [String: Any] {
+      guard let origin else { throw Pending(reason: "a count outside a request") }
+      return try associationCount(origin, spec)
     }
     if let bound = node["value"] { return value(bound).sqlExpression }
     if let symbol = node["op"] as? String {
@@ -132,8 +182,16 @@ struct QueryInterfaceFixtureTests {
 
   /// The case's request, built in the fixture's key order.
   static func request(_ json: [String: Any]) throws -> QueryInterfaceRequest<Row> {
-    if json["joins"] != nil { throw Pending(reason: "joins") }
-    var request = Table(json["table"] as? String ?? "").all()
+    let origin = try tableType(json["table"] as? String ?? "")
+    return try $origin.withValue(origin) { try request(origin, json) }
+  }
+
+  static func request<O: TableRecord>(_ origin: O.Type, _ json: [String: Any]) throws -> QueryInterfaceRequest<Row> {
+    var typed = O.all()
+    for spec in json["joins"] as? [[String: Any]] ?? [] {
+      typed = try associate(typed, try tableType(spec["table"] as? String ?? ""), spec)
+    }
+    var request = typed.asRequest(of: Row.self)
     if let keys = json["keys"] as? [Any] { request = request.filter(keys: keys.map(value)) }
     for filter in json["filters"] as? [Any] ?? [] { request = request.filter(try expression(filter)) }
     if let pattern = json["matching"] {
@@ -155,7 +213,8 @@ struct QueryInterfaceFixtureTests {
   /// What a case leaves behind or returns, to compare the Swift run with
   /// the fixture's SQL run on a fresh copy of the schema.
   static func outcome(_ db: Database, _ run: (Database) throws -> [Row]) throws -> [Row] {
-    let returned = try run(db)
+    // Scopes aside: the fixture's SQL run by hand has none.
+    let returned = try run(db).map { Row(columnNames: $0.columnNames, values: $0.values) }
     return returned + (try db.rows("SELECT id, title, year, authorId FROM books ORDER BY id"))
       + (try db.rows("SELECT id, bookId, stars FROM reviews ORDER BY id"))
   }
@@ -215,6 +274,6 @@ struct QueryInterfaceFixtureTests {
       }
       #expect(swift == core, "\(name)")
     }
-    #expect(pending == Self.joinCases)
+    #expect(pending.isEmpty, "cases the Swift face did not build: \(pending.sorted())")
   }
 }

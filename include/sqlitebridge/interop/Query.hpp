@@ -24,6 +24,8 @@ namespace sqlitebridge::interop {
 using ExpressionList = std::vector<Expression>;
 /// The SET terms of an update, named so that Swift can make one.
 using AssignmentList = std::vector<ColumnAssignment>;
+/// Where a request's included scopes are in its rows.
+using ScopeSpanList = std::vector<ScopeSpan>;
 
 /// The binary operators of the query interface (SQL's meaning; `==`/`!=`
 /// with NULL render IS NULL / IS NOT NULL).
@@ -106,6 +108,20 @@ struct SQLITEBRIDGE_API QueryBuilding {
   /// `request.matching(pattern)` with a pattern only when `hasPattern`.
   static QueryRequest matching(const QueryRequest& request, bool hasPattern, const std::string& pattern) noexcept;
 
+  /// An association of `kind` to `table`, on the schema's foreign key, or
+  /// on `origin` (the child's columns) and `destination` (the parent's;
+  /// empty: its primary key) when `hasColumns`.
+  static Association association(AssociationKind kind, const std::string& table, bool hasColumns,
+                                 const std::vector<std::string>& origin,
+                                 const std::vector<std::string>& destination) noexcept;
+  /// `QueryRequest::scopes` into `out`; false as it fails.
+  static bool scopes(Database& db, const QueryRequest& request, ScopeSpanList& out) noexcept;
+  /// Renders the prefetch query of the `index`th `IncludingAll` association
+  /// and lends it, bound, into `out`; sets `keyColumns` to the origin's
+  /// columns its trailing key columns match. False as it fails.
+  static bool lendPrefetch(Database& db, const QueryRequest& request, std::size_t index, Statement& out,
+                           std::vector<std::string>& keyColumns) noexcept;
+
   /// Renders `statement` of `request` (with `assignments` for an Update)
   /// and lends the cached statement for its text into `out` with every
   /// argument bound, ready to step. False as rendering or preparing fails.
@@ -116,6 +132,9 @@ struct SQLITEBRIDGE_API QueryBuilding {
                      const AssignmentList& assignments, SQL& out) noexcept;
   /// The text of `sql` (a copy; empty only when memory runs out).
   static std::string text(const SQL& sql) noexcept;
+  /// Lends the cached statement for `sql`'s text into `out`, its arguments
+  /// bound; false as preparing or binding fails.
+  static bool lendBound(Database& db, const SQL& sql, Statement& out) noexcept;
   /// Number of arguments of `sql`.
   static std::size_t argumentCount(const SQL& sql) noexcept { return sql.arguments().size(); }
   /// Argument `index` of `sql`, read in place (valid while `sql` is).

@@ -1,0 +1,59 @@
+import SQLiteBridgeCore
+
+/// What a request with associations adds to its rows: where each included
+/// association's columns are (from the core), and the prefetched rows of
+/// the row being read. One per fetch; rows of the fetch share it.
+@usableFromInline
+final class RowScoping {
+  /// One included association's columns in the row.
+  struct Span {
+    let key: String
+    let start: Int
+    let count: Int
+  }
+
+  let spans: [Span]
+  /// The prefetched rows of the current row, by association key.
+  var prefetchedRows: [String: [Row]] = [:]
+  /// The same rows decoded as the association's destination type (when it
+  /// is a `FetchableRecord`), by key.
+  var prefetchedValues: [String: [Any]] = [:]
+  /// The keys of the request's `including(all:)` associations.
+  let prefetchKeys: [String]
+
+  init(spans: [Span], prefetchKeys: [String]) {
+    self.spans = spans
+    self.prefetchKeys = prefetchKeys
+  }
+
+  func span(named key: String) -> Span? { spans.first { $0.key == key } }
+
+  /// The scopes of the current row of `statement` (named by `names`), each
+  /// a copied `Row`; a scope whose columns are all NULL (an optional
+  /// association that found nothing) is left out.
+  func scopes(_ statement: UnsafePointer<sqlitebridge.Statement>, names: [String]) -> [String: Row] {
+    var result: [String: Row] = [:]
+    for span in spans {
+      let values = (span.start..<span.start + span.count).map { DatabaseValue(statement.pointee.column(Int32($0))) }
+      if values.allSatisfy({ $0 == .null }) { continue }
+      result[span.key] = Row(columnNames: Array(names[span.start..<span.start + span.count]), values: values)
+    }
+    return result
+  }
+}
+
+extension RowView {
+  /// The columns of each association the request included
+  /// (`including(required:)`, `including(optional:)`), by key, copied: read
+  /// an included record with `Author(row:)` on… or by name. An optional
+  /// association that found nothing (every column NULL) has no entry.
+  /// Empty for a row of a request without associations.
+  public var scopes: [String: Row] {
+    guard let scoping else { return [:] }
+    return scoping.scopes(statement, names: columns.names)
+  }
+
+  /// The rows each `including(all:)` association prefetched for this row,
+  /// by key (an empty array for a row that has none).
+  public var prefetchedRows: [String: [Row]] { scoping?.prefetchedRows ?? [:] }
+}
