@@ -3,8 +3,8 @@
 Run by test_cli.py (which sets CLI), or alone:
     python3 Tests/CLI/test_generate.py PATH/TO/sqlite-bridge
 
-The Swift output is type-checked against generate_contract_stub.swift (the
-query interface's contract) when swiftc is on PATH; the C++ output is
+The Swift output is type-checked against the SQLiteBridge module built beside
+the CLI (swift build) when swiftc is on PATH; the C++ output is
 compiled with every C++ compiler found (clang++, g++) at -std=c++17 -Wall
 -Wextra -Werror. Its round trip is the C++ suite's (GeneratedRecords).
 """
@@ -75,21 +75,18 @@ class GenerateTestCase(unittest.TestCase):
             self.assertIn(part, result.stderr)
 
     def typecheck_swift(self, source):
-        """Compiles the contract stub as module SQLiteBridge, then type-checks `source` against it (Swift 6)."""
+        """Type-checks `source` (Swift 6) against the SQLiteBridge module the CLI was built with (the
+        Modules folder beside it), with C++ interop on, as an app that imports SQLiteBridge compiles."""
         swiftc = swift_compiler()
-        modules = os.path.join(self.dir, "modules")
-        os.makedirs(modules, exist_ok=True)
-        stub = subprocess.run(
-            [swiftc, "-emit-module", "-parse-as-library", "-module-name", "SQLiteBridge", "-swift-version", "6",
-             "-emit-module-path", os.path.join(modules, "SQLiteBridge.swiftmodule"),
-             os.path.join(HERE, "generate_contract_stub.swift")],
-            capture_output=True, text=True, timeout=300)
-        self.assertEqual(stub.returncode, 0, stub.stderr)
+        modules = os.path.join(os.path.dirname(CLI), "Modules")
+        self.assertTrue(os.path.exists(os.path.join(modules, "SQLiteBridge.swiftmodule")),
+                        f"no SQLiteBridge module beside the CLI in {modules}: build it with swift build")
         path = os.path.join(self.dir, "Records.swift")
         with open(path, "w", encoding="utf-8") as file:
             file.write(source)
-        return subprocess.run([swiftc, "-typecheck", "-swift-version", "6", "-I", modules, path],
-                              capture_output=True, text=True, timeout=300)
+        return subprocess.run([swiftc, "-typecheck", "-swift-version", "6", "-I", modules,
+                               "-cxx-interoperability-mode=default", "-Xcc", "-I" + os.path.join(ROOT, "include"),
+                               path], capture_output=True, text=True, timeout=300)
 
     def compile_cxx(self, header):
         """Compiles a file including `header` with each compiler; returns (compiler, result) pairs."""
