@@ -115,6 +115,9 @@ const StatementFootprint* ConnectionObservation::footprint(sqlite3_stmt* stmt) c
 int ConnectionObservation::authorize(int code, const char* first, const char* second, const char* database,
                                      const char* inner) noexcept {
   if (preparing_ == Preparing::Building) return SQLITE_OK;
+  // SQLite compiling what one of the core's own lookups needs (a view's
+  // columns for pragma_table_list): no caller's statement was re-prepared.
+  if (preparing_ == Preparing::No && ownLookups_ > 0) return SQLITE_OK;
   std::vector<AuthorizerRecord>& records = preparing_ == Preparing::Collecting ? log_ : unclaimed_;
   if (preparing_ == Preparing::No && records.size() >= kUnclaimedLimit) return SQLITE_OK;
   try {
@@ -273,9 +276,10 @@ void ConnectionObservation::addKey(ChangeKind kind, const std::string& table,
 }
 
 void ConnectionObservation::statementStarts(sqlite3_stmt* stmt) noexcept {
-  // The lookups of a footprint being made (didPrepare) are the core's own:
-  // they neither read for a recorded fetch nor end the running statement.
-  if (isMakingFootprint()) return;
+  // The lookups of a footprint being made (didPrepare), and the schema
+  // lookups of the core's own calls, are the core's own: they neither read
+  // for a recorded fetch nor end the running statement.
+  if (isMakingFootprint() || ownLookups_ > 0) return;
   hasVeto_ = false;  // a veto not reported by the statement it failed is stale
   running_ = nullptr;
   interests_.clear();

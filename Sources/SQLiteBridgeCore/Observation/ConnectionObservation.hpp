@@ -66,6 +66,14 @@ class ConnectionObservation {
   /// Whether a footprint is being made: the statements SQLite runs now are
   /// the core's own lookups, not the caller's (tracing leaves them out).
   bool isMakingFootprint() const noexcept { return preparing_ == Preparing::Building; }
+  /// Between these, the statements that run are the core's own schema
+  /// lookups (Schema/Query.hpp: the primary key, foreign keys and columns a
+  /// query request's rendering asks for): like a footprint's lookups, they
+  /// neither read for a recorded fetch nor end the running statement.
+  void beginOwnLookup() noexcept { ++ownLookups_; }
+  void endOwnLookup() noexcept {
+    if (ownLookups_ > 0) --ownLookups_;
+  }
 
   // MARK: Observers
 
@@ -171,6 +179,8 @@ class ConnectionObservation {
   std::unordered_map<sqlite3_stmt*, StatementFootprint> footprints_;
   std::vector<Observer> observers_;
   int recordingDepth_ = 0;
+  /// Nesting of beginOwnLookup.
+  int ownLookups_ = 0;
   DatabaseRegion recorded_;
   std::vector<Level> levels_;
   const StatementFootprint* running_ = nullptr;

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "Connection.hpp"
+#include "ConnectionObservation.hpp"
 
 namespace sqlitebridge {
 
@@ -14,8 +15,26 @@ namespace sqlitebridge {
 /// ... and calls `onRow(stmt)` for each row; an `onRow` that returns bool
 /// stops the query (successfully) by returning false. Records the error on
 /// `connection` and returns false on failure.
+/// The core's own statements run while it lives: the observation leaves
+/// them out of what a recorded fetch reads (ConnectionObservation).
+class OwnLookup {
+ public:
+  explicit OwnLookup(Connection& connection) noexcept : observation_(connection.observation.get()) {
+    if (observation_ != nullptr) observation_->beginOwnLookup();
+  }
+  ~OwnLookup() {
+    if (observation_ != nullptr) observation_->endOwnLookup();
+  }
+  OwnLookup(const OwnLookup&) = delete;
+  OwnLookup& operator=(const OwnLookup&) = delete;
+
+ private:
+  ConnectionObservation* observation_;
+};
+
 template <typename OnRow>
 bool query(Connection& connection, const std::string& sql, std::initializer_list<std::string> arguments, OnRow onRow) {
+  const OwnLookup own(connection);
   sqlite3_stmt* stmt = nullptr;
   int rc = connection.prepare(sql.c_str(), -1, &stmt, nullptr);
   if (rc != SQLITE_OK) return connection.failFromSQLite(rc, sql);
