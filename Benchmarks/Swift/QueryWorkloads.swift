@@ -185,6 +185,7 @@ extension Workloads {
   /// the ratio is request/SQL text, paired per repetition. Named after the
   /// request, with `_vs_sql`.
   static func requestAgainstSQL(request: Workload, sql: Workload) -> Workload {
-    Workload(name: request.name + "_vs_sql", rows: request.rows, raw: sql.ours, ours: request.ours, expected: request.expected)
+    Workload(
+      name: request.name + "_vs_sql", rows: request.rows, raw: sql.ours, ours: request.ours, expected: request.expected)
   }
 }
