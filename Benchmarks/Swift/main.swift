@@ -243,6 +243,11 @@ func main() throws -> Int32 {
     if [ConcurrencyWorkloads.poolReadScalingName, ConcurrencyWorkloads.queueWriteContentionName].contains(only) {
       try runConcurrency(only: only)
     }
+    // The one workload's figures, as a full run writes them.
+    if let jsonPath = options.jsonPath, onlySide == nil {
+      try json(measurements, againstSQL: requestMeasurements, concurrency: concurrency).write(
+        toFile: jsonPath, atomically: true, encoding: .utf8)
+    }
     return 0
   }
   print("\nScaling (fetch by index and into dictionaries):")
