@@ -13,6 +13,14 @@
 //   cxx_insert_positional  rows/4 rows inserted in one transaction, positional
 //   cxx_insert_values      the same rows, each by the variadic execute(sql, values...)
 //   cxx_fetch_record       every row as a record of 10 int64: fetch<Item> (RecordTraits)
+// and, on a table keyed(id INTEGER PRIMARY KEY, i0..i9 INT) beside it (row r:
+// id = r, i_k = r + k), the query interface (issue 40) against SQL text:
+//   cxx_point_fetch_sql      rows/4 random ids, fetch<KeyedItem>("... WHERE id = ?", {id})
+//   cxx_point_fetch_request  the same ids, fetchAll<KeyedItem>(table("keyed").filterKey(id))
+//   cxx_fetch_all_sql        every row, fetch<KeyedItem>("SELECT * FROM keyed")
+//   cxx_fetch_all_request    every row, fetchAll<KeyedItem>(table("keyed"))
+// then each request paired against its SQL-text twin (…_request_vs_sql:
+// "raw" is the SQL text there, the ratio request/SQL text).
 #include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
@@ -34,6 +42,7 @@
 
 using namespace bench;
 using sqlitebridge::Database;
+using sqlitebridge::QueryRequest;
 using sqlitebridge::Row;
 using sqlitebridge::RowView;
 using sqlitebridge::Value;
@@ -44,6 +53,17 @@ namespace {
 /// A row of the item table as a record.
 struct Item {
   std::int64_t i0, i1, i2, i3, i4, i5, i6, i7, i8, i9;
+};
+
+/// A row of the keyed table as a record (read by index: `SELECT *`, the key first).
+struct KeyedItem {
+  std::int64_t id = 0;
+  std::int64_t values[10] = {};
+  std::int64_t sum() const {
+    std::int64_t total = 0;
+    for (std::int64_t value : values) total += value;
+    return total;
+  }
 };
 
 }  // namespace
@@ -72,12 +92,35 @@ struct sqlitebridge::RecordTraits<Item> {
   }
 };
 
+template <>
+struct sqlitebridge::RecordTraits<KeyedItem> {
+  static constexpr const char* table = "keyed";
+  static std::vector<std::string> primaryKey() { return {"id"}; }
+  static bool read(const RowView& row, KeyedItem& out) {
+    if (!row.get(0, out.id)) return false;
+    for (int column = 0; column < 10; ++column) {
+      if (!row.get(column + 1, out.values[column])) return false;
+    }
+    return true;
+  }
+  static void write(const KeyedItem& in, sqlitebridge::NamedValues& out) {
+    out.add("id", in.id);
+    for (int column = 0; column < 10; ++column) out.add("i" + std::to_string(column), in.values[column]);
+  }
+};
+
 namespace {
 
 /// Most our/raw may be, per workload (issue 4); the others are informational.
 const std::map<std::string, double> kTargets = {
-    {"cxx_execute", 1.20},       {"cxx_foreach_index", 1.10}, {"cxx_insert_positional", 1.20},
-    {"cxx_insert_values", 1.10}, {"cxx_fetch_record", 1.15},
+    {"cxx_execute", 1.20},
+    {"cxx_foreach_index", 1.10},
+    {"cxx_insert_positional", 1.20},
+    {"cxx_insert_values", 1.10},
+    {"cxx_fetch_record", 1.15},
+    // Request/SQL text (issue 40): the request against its SQL-text twin.
+    {"cxx_point_fetch_request_vs_sql", 1.25},
+    {"cxx_fetch_all_request_vs_sql", 1.05},
 };
 
 constexpr int kColumns = 10;
@@ -259,6 +302,166 @@ Workload cxxFetchRecord(const std::string& path, long rows) {
   return workload;
 }
 
+// MARK: Query requests (issue 40)
+
+const std::string kSelectKeyed = "SELECT * FROM keyed";
+const std::string kSelectKeyedByID = "SELECT * FROM keyed WHERE id = ?";
+
+/// Creates the keyed table with `rows` rows beside `item`.
+void makeKeyedTable(const std::string& path, long rows) {
+  RawConnection raw(path);
+  raw.exec("DROP TABLE IF EXISTS keyed");
+  raw.exec(
+      "CREATE TABLE keyed(id INTEGER PRIMARY KEY, i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, "
+      "i8 INT, i9 INT)");
+  raw.exec("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < " + std::to_string(rows) +
+           ") INSERT INTO keyed SELECT x, x, x + 1, x + 2, x + 3, x + 4, x + 5, x + 6, x + 7, x + 8, x + 9 FROM r");
+}
+
+/// The current row of `statement` built by hand (the raw side).
+KeyedItem rawKeyedItem(sqlite3_stmt* statement) {
+  KeyedItem item;
+  item.id = sqlite3_column_int64(statement, 0);
+  for (int column = 0; column < 10; ++column) item.values[column] = sqlite3_column_int64(statement, column + 1);
+  return item;
+}
+
+/// `lookups` ids spread at random over `rows` rows: the sequence of the
+/// Swift benchmark (QueryWorkloads.swift), the same every run.
+std::vector<std::int64_t> randomIDs(long lookups, long rows) {
+  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  std::vector<std::int64_t> ids;
+  ids.reserve(static_cast<std::size_t>(lookups));
+  for (long i = 0; i < lookups; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    ids.push_back(static_cast<std::int64_t>((state >> 33) % static_cast<std::uint64_t>(rows)) + 1);
+  }
+  return ids;
+}
+
+/// The checksum of point-fetched records; -1 when one is missing or not
+/// the row asked for.
+std::int64_t pointCheck(const std::vector<KeyedItem>& items, const std::vector<std::int64_t>& ids) {
+  if (items.size() != ids.size()) return -1;
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (items[i].id != ids[i]) return -1;
+    total += items[i].sum();
+  }
+  return total;
+}
+
+/// `lookups` random ids of `keyed`, each fetched as a KeyedItem by `fetch`
+/// (which appends the row to its vector). Raw: one statement prepared per
+/// run, then bind, step, the row built by hand, reset, per id.
+Workload pointFetch(const std::string& name, const std::string& path, long rows, long lookups,
+                    std::function<bool(Database&, std::int64_t, std::vector<KeyedItem>&)> fetch) {
+  auto raw = std::make_shared<RawConnection>(path);
+  auto database = std::make_shared<Database>(openOurs(path));
+  auto ids = std::make_shared<std::vector<std::int64_t>>(randomIDs(lookups, rows));
+  Workload workload;
+  workload.name = name;
+  workload.rows = lookups;
+  workload.expected = 0;
+  for (std::int64_t id : *ids) workload.expected += 10 * id + 45;
+  workload.raw = [raw, ids]() -> Check {
+    sqlite3_stmt* statement = raw->prepare(kSelectKeyedByID);
+    Finalizer finalizer{statement};
+    std::vector<KeyedItem> items;
+    items.reserve(ids->size());
+    for (std::int64_t id : *ids) {
+      sqlite3_bind_int64(statement, 1, id);
+      if (sqlite3_step(statement) != SQLITE_ROW) throw BenchmarkFailure("raw point fetch found no row");
+      items.push_back(rawKeyedItem(statement));
+      sqlite3_reset(statement);
+    }
+    return [items = std::move(items), ids] { return pointCheck(items, *ids); };
+  };
+  workload.ours = [database, ids, fetch]() -> Check {
+    std::vector<KeyedItem> items;
+    items.reserve(ids->size());
+    for (std::int64_t id : *ids) {
+      if (!fetch(*database, id, items)) throw BenchmarkFailure("point fetch failed: " + database->error());
+    }
+    return [items = std::move(items), ids] { return pointCheck(items, *ids); };
+  };
+  return workload;
+}
+
+Workload cxxPointFetchSQL(const std::string& path, long rows, long lookups) {
+  return pointFetch("cxx_point_fetch_sql", path, rows, lookups,
+                    [](Database& database, std::int64_t id, std::vector<KeyedItem>& items) {
+                      std::vector<KeyedItem> found;
+                      if (!database.fetch(kSelectKeyedByID, {Value(id)}, found)) return false;
+                      items.insert(items.end(), found.begin(), found.end());
+                      return true;
+                    });
+}
+
+Workload cxxPointFetchRequest(const std::string& path, long rows, long lookups) {
+  return pointFetch("cxx_point_fetch_request", path, rows, lookups,
+                    [](Database& database, std::int64_t id, std::vector<KeyedItem>& items) {
+                      std::vector<KeyedItem> found;
+                      if (!database.fetchAll(QueryRequest::table("keyed").filterKey(Value(id)), found)) return false;
+                      items.insert(items.end(), found.begin(), found.end());
+                      return true;
+                    });
+}
+
+/// Every row of `keyed` as a KeyedItem, by `fetch`. Raw: the rows built by
+/// hand into a growing std::vector.
+Workload keyedFetchAll(const std::string& name, const std::string& path, long rows,
+                       std::function<bool(Database&, std::vector<KeyedItem>&)> fetch) {
+  auto raw = std::make_shared<RawConnection>(path);
+  auto database = std::make_shared<Database>(openOurs(path));
+  Workload workload;
+  workload.name = name;
+  workload.rows = rows;
+  workload.expected = checksum(rows);
+  const auto sum = [](const std::vector<KeyedItem>& items) {
+    std::int64_t total = 0;
+    for (const KeyedItem& item : items) total += item.sum();
+    return total;
+  };
+  workload.raw = [raw, sum]() -> Check {
+    sqlite3_stmt* statement = raw->prepare(kSelectKeyed);
+    Finalizer finalizer{statement};
+    std::vector<KeyedItem> items;
+    int rc;
+    while ((rc = sqlite3_step(statement)) == SQLITE_ROW) items.push_back(rawKeyedItem(statement));
+    if (rc != SQLITE_DONE) throw BenchmarkFailure(std::string("raw step failed: ") + sqlite3_errmsg(raw->handle()));
+    return [items = std::move(items), sum] { return sum(items); };
+  };
+  workload.ours = [database, sum, fetch]() -> Check {
+    std::vector<KeyedItem> items;
+    if (!fetch(*database, items)) throw BenchmarkFailure("fetch failed: " + database->error());
+    return [items = std::move(items), sum] { return sum(items); };
+  };
+  return workload;
+}
+
+Workload cxxFetchAllSQL(const std::string& path, long rows) {
+  return keyedFetchAll("cxx_fetch_all_sql", path, rows, [](Database& database, std::vector<KeyedItem>& items) {
+    return database.fetch(kSelectKeyed, {}, items);
+  });
+}
+
+Workload cxxFetchAllRequest(const std::string& path, long rows) {
+  return keyedFetchAll("cxx_fetch_all_request", path, rows, [](Database& database, std::vector<KeyedItem>& items) {
+    return database.fetchAll(QueryRequest::table("keyed"), items);
+  });
+}
+
+/// `request` measured against its SQL-text twin: "raw" runs the SQL text,
+/// "ours" the request, so the ratio is request/SQL text, paired per
+/// repetition.
+Workload againstSQL(const Workload& request, const Workload& sql) {
+  Workload workload = request;
+  workload.name = request.name + "_vs_sql";
+  workload.raw = sql.ours;
+  return workload;
+}
+
 // MARK: Inserting
 
 /// `rows` rows inserted in one transaction into an empty table of its own
@@ -398,7 +601,17 @@ void report(const Measurement& measurement) {
   std::fflush(stdout);
 }
 
-/// The measurements as a JSON array of {workload, rows, raw_s, ours_s, ratio}.
+/// Whether `workload` is a request measured against its SQL-text twin.
+bool isAgainstSQL(const std::string& workload) {
+  const std::string suffix = "_vs_sql";
+  return workload.size() > suffix.size() &&
+         workload.compare(workload.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The measurements as a JSON array of {workload, rows, raw_s, ours_s,
+/// ratio}; the requests against their SQL-text twins add `"kind":
+/// "request_vs_sql"` (`raw_s` is the SQL text's seconds there, through
+/// SQLiteBridge, and `ratio` request/SQL text), as the Swift benchmark's do.
 std::string json(const std::vector<Measurement>& measurements) {
   std::string text = "[\n";
   for (std::size_t i = 0; i < measurements.size(); ++i) {
@@ -406,8 +619,10 @@ std::string json(const std::vector<Measurement>& measurements) {
     char line[512];
     // Workload names are plain identifiers: nothing to escape.
     std::snprintf(line, sizeof line,
-                  "  {\"workload\": \"%s\", \"rows\": %ld, \"raw_s\": %.9g, \"ours_s\": %.9g, \"ratio\": %.9g}%s\n",
-                  m.workload.c_str(), m.rows, m.raw, m.ours, m.ratio, i + 1 < measurements.size() ? "," : "");
+                  "  {\"workload\": \"%s\", \"rows\": %ld, \"raw_s\": %.9g, \"ours_s\": %.9g, \"ratio\": %.9g%s}%s\n",
+                  m.workload.c_str(), m.rows, m.raw, m.ours, m.ratio,
+                  isAgainstSQL(m.workload) ? ", \"kind\": \"request_vs_sql\"" : "",
+                  i + 1 < measurements.size() ? "," : "");
     text += line;
   }
   return text + "]\n";
@@ -446,6 +661,19 @@ int run(const Options& options) {
       {"cxx_insert_positional", [&] { return cxxInsert(directory.path(), insertRows, false); }},
       {"cxx_insert_values", [&] { return cxxInsert(directory.path(), insertRows, true); }},
       {"cxx_fetch_record", [&] { return cxxFetchRecord(fetchPath, options.rows); }},
+      {"cxx_point_fetch_sql", [&] { return cxxPointFetchSQL(fetchPath, options.rows, insertRows); }},
+      {"cxx_point_fetch_request", [&] { return cxxPointFetchRequest(fetchPath, options.rows, insertRows); }},
+      {"cxx_fetch_all_sql", [&] { return cxxFetchAllSQL(fetchPath, options.rows); }},
+      {"cxx_fetch_all_request", [&] { return cxxFetchAllRequest(fetchPath, options.rows); }},
+      {"cxx_point_fetch_request_vs_sql",
+       [&] {
+         return againstSQL(cxxPointFetchRequest(fetchPath, options.rows, insertRows),
+                           cxxPointFetchSQL(fetchPath, options.rows, insertRows));
+       }},
+      {"cxx_fetch_all_request_vs_sql",
+       [&] {
+         return againstSQL(cxxFetchAllRequest(fetchPath, options.rows), cxxFetchAllSQL(fetchPath, options.rows));
+       }},
   };
   if (!options.only.empty() && std::none_of(workloads.begin(), workloads.end(),
                                             [&](const auto& workload) { return workload.first == options.only; })) {
@@ -462,6 +690,7 @@ int run(const Options& options) {
               useWallClock ? "wall-clock" : "thread CPU");
   std::printf("%-22s  %9s  %9s  %9s  %8s  %7s\n", "workload", "rows", "raw", "ours", "ours/raw", "target");
   makeFetchDatabase(fetchPath, options.rows);
+  makeKeyedTable(fetchPath, options.rows);
 
   std::vector<Measurement> measurements;
   for (const auto& [name, make] : workloads) {

@@ -110,6 +110,12 @@ func median(_ values: [Double]) -> Double {
 
 /// The measurements as a JSON array of {workload, rows, raw_s, ours_s, ratio}.
 ///
+/// The requests against their SQL-text twins (issue 40) follow, with the
+/// same five keys plus `"kind": "request_vs_sql"`: there `raw_s` is the
+/// SQL-text fetch's median seconds (through SQLiteBridge, not the raw C
+/// API), `ours_s` the request's, and `ratio` the median of request/SQL text
+/// per repetition.
+///
 /// The concurrency figures follow, in the same array with the same five
 /// keys (so a reader of the older output still reads every entry) plus
 /// `"kind": "concurrency"`, `threads`, `rows_per_s`, `speedup` (rows per
@@ -119,10 +125,16 @@ func median(_ values: [Double]) -> Double {
 /// would take for this entry's rows at its median rate, `ours_s` the median
 /// wall seconds the threads took, and `ratio` = 1 / `speedup` (below 1:
 /// faster than one thread, as for the other entries).
-func json(_ measurements: [Measurement], concurrency: [ScalingMeasurement] = []) -> String {
+func json(_ measurements: [Measurement], againstSQL: [Measurement] = [], concurrency: [ScalingMeasurement] = [])
+  -> String
+{
   var objects = measurements.map {
     "  {\"workload\": \"\($0.workload)\", \"rows\": \($0.rows), \"raw_s\": \($0.raw), \"ours_s\": \($0.ours), "
       + "\"ratio\": \($0.ratio)}"
+  }
+  objects += againstSQL.map {
+    "  {\"workload\": \"\($0.workload)\", \"rows\": \($0.rows), \"raw_s\": \($0.raw), \"ours_s\": \($0.ours), "
+      + "\"ratio\": \($0.ratio), \"kind\": \"request_vs_sql\"}"
   }
   objects += concurrency.map {
     "  {\"workload\": \"\($0.workload)\", \"rows\": \($0.rows), \"raw_s\": \($0.seconds * $0.speedup), "

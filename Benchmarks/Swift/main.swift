@@ -16,6 +16,12 @@ let targets: [String: Double] = [
   "insert_record": 1.30, "insert_codable": 2.00,
 ]
 
+/// Most request/SQL text may be (issue 40): a request against the same
+/// fetch by SQL text, both through SQLiteBridge (QueryWorkloads.swift).
+let requestTargets: [String: Double] = [
+  "point_fetch_request_vs_sql": 1.25, "fetch_all_request_vs_sql": 1.05,
+]
+
 struct Options {
   var rows = 200_000
   var repetitions = 5
@@ -130,6 +136,20 @@ func report(_ measurement: Measurement) {
   print(columns.joined(separator: "  "))
 }
 
+/// A line of the requests-against-SQL-text table.
+func reportAgainstSQL(_ measurement: Measurement) {
+  let target = requestTargets[measurement.workload].map { formatted($0, decimals: 2) } ?? "-"
+  let columns = [
+    measurement.workload.padding(toLength: 26, withPad: " ", startingAt: 0),
+    String(measurement.rows).leftPadded(9),
+    formatted(measurement.raw, decimals: 4).leftPadded(9),
+    formatted(measurement.ours, decimals: 4).leftPadded(9),
+    formatted(measurement.ratio, decimals: 2).leftPadded(8),
+    target.leftPadded(7),
+  ]
+  print(columns.joined(separator: "  "))
+}
+
 extension String {
   func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }
@@ -171,12 +191,39 @@ func main() throws -> Int32 {
   try run(try workloads.fetchDecodable(rows: options.rows))
   try run(try workloads.fetchRecord(rows: options.rows))
   try run(try workloads.fetchRecordByName(rows: options.rows))
+  Workloads.makeKeyedTable(path: path, rows: options.rows)
+  let lookups = max(1, options.rows / 4)
+  let pointSQL = try workloads.pointFetchSQL(rows: options.rows, lookups: lookups)
+  let pointRequest = try workloads.pointFetchRequest(rows: options.rows, lookups: lookups)
+  let allSQL = try workloads.fetchAllSQL(rows: options.rows)
+  let allRequest = try workloads.fetchAllRequest(rows: options.rows)
+  for workload in [pointSQL, pointRequest, allSQL, allRequest] { try run(workload) }
   let insertRows = max(1, options.rows / 4)
   try run(try workloads.insertPositional(rows: insertRows))
   try run(try workloads.insertNamed(rows: insertRows))
   try run(try workloads.insertValues(rows: insertRows))
   try run(try workloads.insertRecord(rows: insertRows))
   try run(try workloads.insertCodable(rows: insertRows))
+
+  // Requests against their SQL-text twins (issue 40), paired the same way.
+  var requestMeasurements: [Measurement] = []
+  let againstSQL = [
+    Workloads.requestAgainstSQL(request: pointRequest, sql: pointSQL),
+    Workloads.requestAgainstSQL(request: allRequest, sql: allSQL),
+  ]
+  if options.only == nil || againstSQL.contains(where: { $0.name == options.only }) {
+    print("\nRequests against the same fetch by SQL text (\"sql\": SQL text, \"request\": the request):")
+    print(
+      [
+        "workload".padding(toLength: 26, withPad: " ", startingAt: 0), "rows".leftPadded(9), "sql".leftPadded(9),
+        "request".leftPadded(9), "req/sql".leftPadded(8), "target".leftPadded(7),
+      ].joined(separator: "  "))
+    for workload in againstSQL where options.only == nil || workload.name == options.only {
+      let measurement = try measure(workload, repetitions: options.repetitions)
+      requestMeasurements.append(measurement)
+      reportAgainstSQL(measurement)
+    }
+  }
 
   // The concurrency workloads (all, or the one --only names).
   var concurrency: [ScalingMeasurement] = []
@@ -195,6 +242,11 @@ func main() throws -> Int32 {
   if let only = options.only {
     if [ConcurrencyWorkloads.poolReadScalingName, ConcurrencyWorkloads.queueWriteContentionName].contains(only) {
       try runConcurrency(only: only)
+    }
+    // The one workload's figures, as a full run writes them.
+    if let jsonPath = options.jsonPath, onlySide == nil {
+      try json(measurements, againstSQL: requestMeasurements, concurrency: concurrency).write(
+        toFile: jsonPath, atomically: true, encoding: .utf8)
     }
     return 0
   }
@@ -220,14 +272,15 @@ func main() throws -> Int32 {
   try runConcurrency(only: nil)
 
   if let jsonPath = options.jsonPath {
-    try json(measurements + scaling, concurrency: concurrency).write(
+    try json(measurements + scaling, againstSQL: requestMeasurements, concurrency: concurrency).write(
       toFile: jsonPath, atomically: true, encoding: .utf8)
   }
   if options.checkTargets {
-    let missed = measurements.filter { $0.ratio > (targets[$0.workload] ?? .infinity) }
+    let allTargets = targets.merging(requestTargets) { first, _ in first }
+    let missed = (measurements + requestMeasurements).filter { $0.ratio > (allTargets[$0.workload] ?? .infinity) }
     for measurement in missed {
       print(
-        "target missed: \(measurement.workload) \(formatted(measurement.ratio, decimals: 2)) > \(targets[measurement.workload]!)"
+        "target missed: \(measurement.workload) \(formatted(measurement.ratio, decimals: 2)) > \(allTargets[measurement.workload]!)"
       )
     }
     return missed.isEmpty ? 0 : 1
