@@ -9,6 +9,7 @@
 
 #include "Hooks.hpp"
 #include "OpenFiles.hpp"
+#include "PrimaryKeyCache.hpp"
 #include "StatementCache.hpp"
 #include "sqlitebridge/Error.hpp"
 #include "sqlitebridge/SQLite.hpp"
@@ -33,6 +34,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Error error;
   /// Statements lent to execute, rows, forEachRow, ... by SQL text.
   StatementCache statementCache;
+  /// The primary keys query requests rendered with, while the schema is
+  /// unchanged (Query/PrimaryKeyCache.hpp).
+  PrimaryKeyCache primaryKeys;
   /// Statements compiled on this connection so far (to observe the cache).
   std::int64_t preparedCount = 0;
   /// The main database file while open (unknown for in-memory and temporary

@@ -16,6 +16,7 @@ extension QueryInterfaceRequest {
     var values: [[DatabaseValue]: [Any]] = [:]
   }
 
+  @usableFromInline
   var hasAssociations: Bool { scoped || !prefetches.isEmpty }
 
   /// The scopes of this request's rows, from the core.
@@ -54,6 +55,7 @@ extension QueryInterfaceRequest {
 
   /// Every row of `kind` built by `build`, each with its scopes and
   /// prefetched rows.
+  @usableFromInline
   func fetchWithAssociations<T>(
     _ db: Database, _ kind: sqlitebridge.interop.RequestStatement, _ build: (RowView) throws -> T
   ) throws -> [T] {

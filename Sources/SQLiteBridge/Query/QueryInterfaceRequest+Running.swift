@@ -88,9 +88,12 @@ extension QueryInterfaceRequest {
 
 extension QueryInterfaceRequest where RowDecoder: FetchableRecord {
   /// Every row the request returns, each built with `init(row:)`.
+  /// (Inlinable: the caller's module specializes the loop for its record
+  /// type, as `Database.fetch` does.)
   ///
   /// - Throws: as the type's documentation says, and whatever `init(row:)`
   ///   throws (which ends the fetch).
+  @inlinable
   public func fetchAll(_ db: Database) throws -> [RowDecoder] {
     if hasAssociations { return try fetchWithAssociations(db, .Select) { try RowDecoder(row: $0) } }
     var statement = try lend(db, .Select)
@@ -101,6 +104,7 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord {
   /// nil.
   ///
   /// - Throws: as `fetchAll(_:)`.
+  @inlinable
   public func fetchOne(_ db: Database) throws -> RowDecoder? {
     if hasAssociations { return try fetchWithAssociations(db, .SelectOne) { try RowDecoder(row: $0) }.first }
     var statement = try lend(db, .SelectOne)

@@ -4,6 +4,8 @@
 // parenthesized by SQLite's precedence so that the text means the tree.
 #include "QueryCompiler.hpp"
 
+#include "PrimaryKeyCache.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -485,7 +487,7 @@ class Renderer {
       return rendered;
     }
     std::vector<std::string> key;
-    if (!db_.primaryKey(state_.table, key)) return schemaFailure();
+    if (!cachedPrimaryKey(db_, state_.table, key)) return schemaFailure();
     std::vector<Expression> keyColumns;
     for (const std::string& name : key) keyColumns.push_back(column(state_.table, name));
     out_.sql(" WHERE ");
@@ -515,7 +517,7 @@ class Renderer {
     }
     if (!counts) return true;
     std::vector<std::string> key;
-    if (!db_.primaryKey(state_.table, key)) return schemaFailure();
+    if (!cachedPrimaryKey(db_, state_.table, key)) return schemaFailure();
     out_.sql(" GROUP BY ");
     for (std::size_t i = 0; i < key.size(); ++i) {
       if (i > 0) out_.sql(", ");
@@ -540,7 +542,7 @@ class Renderer {
     };
     if (state_.orderings.empty() && state_.reversed) {
       std::vector<std::string> key;
-      if (!db_.primaryKey(state_.table, key)) return schemaFailure();
+      if (!cachedPrimaryKey(db_, state_.table, key)) return schemaFailure();
       for (const std::string& name : key) {
         separate();
         ownQualifier();
@@ -662,7 +664,7 @@ class Renderer {
       if (child.empty()) {
         return fail(SQLITE_MISUSE, "the join of " + between + " names no column of " + quoteIdentifier(childTable));
       }
-      if (parent.empty() && !db_.primaryKey(parentTable, parent)) return schemaFailure();
+      if (parent.empty() && !cachedPrimaryKey(db_, parentTable, parent)) return schemaFailure();
       if (child.size() != parent.size()) {
         return fail(SQLITE_MISUSE, "the join of " + between + " pairs " + std::to_string(child.size()) +
                                        " column(s) of " + quoteIdentifier(childTable) + " with " +
@@ -678,7 +680,8 @@ class Renderer {
       for (const ForeignKeyInfo& key : outgoing) {
         if (!sameIdentifier(key.destinationTable, a.table)) continue;
         JoinColumns candidate{key.columns, key.destinationColumns};
-        if (candidate.destination.empty() && !db_.primaryKey(a.table, candidate.destination)) return schemaFailure();
+        if (candidate.destination.empty() && !cachedPrimaryKey(db_, a.table, candidate.destination))
+          return schemaFailure();
         found.push_back(std::move(candidate));
       }
     }
@@ -688,7 +691,7 @@ class Renderer {
       for (const ForeignKeyInfo& key : incoming) {
         if (!sameIdentifier(key.destinationTable, originTable)) continue;
         JoinColumns candidate{key.destinationColumns, key.columns};
-        if (candidate.origin.empty() && !db_.primaryKey(originTable, candidate.origin)) return schemaFailure();
+        if (candidate.origin.empty() && !cachedPrimaryKey(db_, originTable, candidate.origin)) return schemaFailure();
         found.push_back(std::move(candidate));
       }
     }
@@ -877,7 +880,7 @@ class Renderer {
         return true;
       case NodeKind::KeyIn: {
         std::vector<std::string> key;
-        if (!db_.primaryKey(scopeTable_, key)) return schemaFailure();
+        if (!cachedPrimaryKey(db_, scopeTable_, key)) return schemaFailure();
         if (key.size() != 1) {
           std::string names;
           for (const std::string& name : key) names += (names.empty() ? "" : ", ") + quoteIdentifier(name);

@@ -14,6 +14,8 @@
 
 namespace sqlitebridge {
 
+class Connection;
+
 /// What an expression node is. The operators are SQL's; the renderer
 /// (QueryCompiler.cpp) knows their text and precedence.
 enum class NodeKind : std::uint8_t {
@@ -158,6 +160,8 @@ struct QueryAccess {
   /// the failure recorded on `db`, when it fails or throws.
   template <typename Render>
   static bool guarded(Database& db, Render&& render) noexcept;
+  /// The connection behind `db` (open: rendering began with beginCall).
+  static Connection& connection(Database& db) noexcept;
   /// Records SQLITE_MISUSE naming the name of `literal` that holds NUL.
   static bool failInvalid(Database& db, const SQL& literal) noexcept;
 };

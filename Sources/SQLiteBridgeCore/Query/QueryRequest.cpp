@@ -173,6 +173,8 @@ bool QueryAccess::guarded(Database& db, Render&& render) noexcept {
   }
 }
 
+Connection& QueryAccess::connection(Database& db) noexcept { return *db.connection_; }
+
 bool QueryAccess::failInvalid(Database& db, const SQL& literal) noexcept { return db.failInvalidLiteral(literal); }
 
 bool QueryAccess::render(Database& db, const QueryRequest& request, QueryStatement statement, SQL& out,

@@ -645,7 +645,8 @@ TYPED_TEST(Observations, AQueryRequestIsNotifiedOnlyForTheTablesItReads) {
   // (not `items`, which the schema's view `item_names` reads: SQLite compiles
   // it while the core looks the foreign key up, the first time).
   const QueryRequest request = QueryRequest::table("pets").including(
-      Association::belongsTo("owners").filter(sqlitebridge::column("name") != "nobody"), IncludeKind::IncludingRequired);
+      Association::belongsTo("owners").filter(sqlitebridge::column("name") != "nobody"),
+      IncludeKind::IncludingRequired);
   Values values;
   std::atomic<int> fetches{0};
   ObservationHandle handle = sqlitebridge::observeValue<std::int64_t>(

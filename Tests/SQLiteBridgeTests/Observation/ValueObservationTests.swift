@@ -364,3 +364,46 @@ struct ValueObservationTests {
     }
   }
 }
+
+/// `ValueObservation.tracking { db in try request.fetchAll(db) }` of a query
+/// request with an association is notified only for the tables the request
+/// reads (as AQueryRequestIsNotifiedOnlyForTheTablesItReads in C++).
+@Suite("ValueObservation of a query request")
+struct QueryRequestObservationTests {
+  struct Owner: TableRecord { static let databaseTableName = "owners" }
+  struct Pet: TableRecord, FetchableRecord, Equatable, Sendable {
+    static let databaseTableName = "pets"
+    static let owner = belongsTo(Owner.self)
+    var name: String
+    init(row: RowView) throws { name = try row.get("name", as: String.self) }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aRequestIsNotifiedOnlyForTheTablesItReads(kind: StoreKind) throws {
+    try withObservedStore(kind) { store, _ in
+      try store.write("CREATE TABLE owners(id INTEGER PRIMARY KEY, name TEXT)")
+      try store.write("CREATE TABLE pets(id INTEGER PRIMARY KEY, ownerId INTEGER REFERENCES owners(id), name TEXT)")
+      try store.write("INSERT INTO owners VALUES (1, 'o')")
+      let request = Pet.including(required: Pet.owner.filter(Column("name") != "nobody"))
+      let values = DeliveredValues<Int>()
+      let fetches = CallCount()
+      let observation = ValueObservation.tracking { db -> Int in
+        fetches.increment()
+        return try request.fetchAll(db).count
+      }
+      let cancellable = store.start(observation, onError: values.onError, onChange: values.onChange)
+      #expect(values.waitForLast(0))
+      try store.write("INSERT INTO items(name) VALUES ('a')")
+      try store.write("INSERT INTO other VALUES (1)")
+      try store.write("INSERT INTO pets VALUES (1, 1, 'p')")
+      #expect(values.waitForLast(1))
+      #expect(fetches.value == 2, "the commits to items and other fetched nothing")
+      try store.write("UPDATE owners SET name = 'nobody'")
+      #expect(values.waitForLast(0))
+      #expect(fetches.value == 3)
+      #expect(values.all == [0, 1, 0])
+      #expect(values.errors.isEmpty)
+      cancellable.cancel()
+    }
+  }
+}
