@@ -109,21 +109,27 @@ extension Association {
 /// The origin holds a foreign key to the destination (a book belongs to its
 /// author): `Book.belongsTo(Author.self)`.
 public struct BelongsToAssociation<Origin, Destination>: Association {
+  /// The core's association.
   public let associationCore: AssociationCore
+  /// The association made from `associationCore` (the library's own use).
   public init(associationCore: AssociationCore) { self.associationCore = associationCore }
 }
 
 /// The destination holds a foreign key to the origin, one row per origin
 /// row (an author's profile): `Author.hasOne(Profile.self)`.
 public struct HasOneAssociation<Origin, Destination>: Association {
+  /// The core's association.
   public let associationCore: AssociationCore
+  /// The association made from `associationCore` (the library's own use).
   public init(associationCore: AssociationCore) { self.associationCore = associationCore }
 }
 
 /// The destination holds a foreign key to the origin, many rows per origin
 /// row (an author's books): `Author.hasMany(Book.self)`.
 public struct HasManyAssociation<Origin, Destination>: Association {
+  /// The core's association.
   public let associationCore: AssociationCore
+  /// The association made from `associationCore` (the library's own use).
   public init(associationCore: AssociationCore) { self.associationCore = associationCore }
 
   /// The number of the destination's rows for the origin row (a correlated
