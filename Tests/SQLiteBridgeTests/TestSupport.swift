@@ -124,3 +124,21 @@ func databaseError(
     return nil
   }
 }
+
+/// SplitMix64: a reproducible random sequence from a seed.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+extension SeededGenerator {
+  /// A number in `0..<n`.
+  mutating func pick(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}

@@ -285,16 +285,40 @@ class RandomQueries {
 TEST(QueryProperty, RandomRequestsReturnTheRowsOfTheSameQueryWrittenByHand) {
   RandomQueries random(40);
   Database db = Database::open(":memory:");
-  ASSERT_TRUE(db.execute("CREATE TABLE r (id INTEGER PRIMARY KEY, a INTEGER, b REAL, c TEXT)")) << db.error();
+  ASSERT_TRUE(
+      db.executeScript("CREATE TABLE p (id INTEGER PRIMARY KEY, k INTEGER);"
+                       "CREATE TABLE r (id INTEGER PRIMARY KEY, a INTEGER, b REAL, c TEXT, "
+                       "  pid INTEGER REFERENCES p(id));"
+                       "INSERT INTO p VALUES (1, 1), (2, 2), (3, 0), (4, 1), (5, 2), (6, 0);"))
+      << db.error();
   static const char* texts[] = {"x", "y", "xy", "", "XY", "yx"};
   for (int id = 1; id <= 60; ++id) {
     const Value a = random.pick(5) == 0 ? Value() : Value(random.pick(11) - 5);
     const Value b = random.pick(5) == 0 ? Value() : Value((random.pick(41) - 20) / 4.0);
     const Value c = random.pick(6) == 0 ? Value() : Value(texts[random.pick(6)]);
-    ASSERT_TRUE(db.execute("INSERT INTO r VALUES (?, ?, ?, ?)", {Value(id), a, b, c})) << db.error();
+    const Value pid = random.pick(4) == 0 ? Value() : Value(random.pick(6) + 1);
+    ASSERT_TRUE(db.execute("INSERT INTO r VALUES (?, ?, ?, ?, ?)", {Value(id), a, b, c, pid})) << db.error();
   }
   for (int iteration = 0; iteration < 300; ++iteration) {
     QueryRequest request = QueryRequest::table("r");
+    // A join through the association to the parent: required with a filter
+    // on the parent, optional, or none.
+    std::string join;
+    const Association parent = Association::belongsTo("p").forKey("parent");
+    switch (random.pick(3)) {
+      case 0: {
+        const int k = random.pick(3);
+        request = request.including(parent.filter(column("k") >= k), IncludeKind::JoiningRequired);
+        join = " JOIN p ON p.id = r.pid AND p.k >= " + std::to_string(k);
+        break;
+      }
+      case 1:
+        request = request.including(parent, IncludeKind::JoiningOptional);
+        join = " LEFT JOIN p ON p.id = r.pid";
+        break;
+      default:
+        break;
+    }
     std::string where;
     const int filters = random.pick(3);
     for (int f = 0; f < filters; ++f) {
@@ -313,7 +337,7 @@ TEST(QueryProperty, RandomRequestsReturnTheRowsOfTheSameQueryWrittenByHand) {
       orderBy += std::string(name) + (descending ? " DESC, " : " ASC, ");
     }
     orderings.push_back(column("id"));
-    orderBy += "id";
+    orderBy += "r.id";
     request = request.order(orderings);
     std::string limit;
     if (random.pick(3) == 0) {
@@ -322,7 +346,7 @@ TEST(QueryProperty, RandomRequestsReturnTheRowsOfTheSameQueryWrittenByHand) {
       request = request.limit(count, offset);
       limit = " LIMIT " + std::to_string(count) + " OFFSET " + std::to_string(offset);
     }
-    const std::string handWritten = "SELECT * FROM r" + where + orderBy + limit;
+    const std::string handWritten = "SELECT r.* FROM r" + join + where + orderBy + limit;
     SQL rendered;
     ASSERT_TRUE(request.makeSQL(db, rendered)) << db.error();
     ASSERT_EQ(fetched(db, request), dump(db, handWritten))
