@@ -28,6 +28,15 @@ final class RowScoping {
 
   func span(named key: String) -> Span? { spans.first { $0.key == key } }
 
+  /// The column table of `span`'s columns (made once per scope and fetch).
+  func columnTable(_ span: Span, names: [String]) -> ColumnTable {
+    if let table = tables[span.key] { return table }
+    let table = ColumnTable(names: Array(names[span.start..<span.start + span.count]))
+    tables[span.key] = table
+    return table
+  }
+  private var tables: [String: ColumnTable] = [:]
+
   /// The scopes of the current row of `statement` (named by `names`), each
   /// a copied `Row`; a scope whose columns are all NULL (an optional
   /// association that found nothing) is left out.
@@ -51,6 +60,19 @@ extension RowView {
   public var scopes: [String: Row] {
     guard let scoping else { return [:] }
     return scoping.scopes(statement, names: columns.names)
+  }
+
+  /// The columns of the included association `key`, as a view of the same
+  /// row, for a record's `init(row:)` to build the included record:
+  /// `author = try row.scope("author").map(Author.init(row:))`. Nil when
+  /// the request included no association under `key`, or when an optional
+  /// one found nothing (every column NULL). Valid as long as this view.
+  public func scope(_ key: String) -> RowView? {
+    guard offset == 0, let scoping, let span = scoping.span(named: key) else { return nil }
+    let start = Int32(span.start)
+    if (0..<Int32(span.count)).allSatisfy({ statement.pointee.column(start &+ $0).type == .Null }) { return nil }
+    return RowView(
+      statement: statement, columns: scoping.columnTable(span, names: columns.names), scoping: nil, offset: start)
   }
 
   /// The rows each `including(all:)` association prefetched for this row,

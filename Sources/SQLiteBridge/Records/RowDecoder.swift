@@ -94,7 +94,8 @@ package final class RowDecodingContext {
   ) {
     self.init(
       statement: row.statement, heldRows: nil, heldSQL: "", columnNames: row.columns.names, columnTable: row.columns,
-      keyDecoding: keyDecoding, decoding: type, record: record, scoping: row.scoping)
+      keyDecoding: keyDecoding, decoding: type, record: record, scoping: row.offset == 0 ? row.scoping : nil,
+      columnOffset: row.offset)
   }
 
   /// A context decoding the rows of `rows` (named `columnNames`, the result

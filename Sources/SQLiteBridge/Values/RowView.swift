@@ -14,13 +14,20 @@ public struct RowView {
   /// The included associations' scopes and prefetched rows, for a row of a
   /// request with associations; nil otherwise.
   @usableFromInline let scoping: RowScoping?
+  /// The statement's column this view's column 0 is (0, or where an
+  /// included association's scope starts).
+  @usableFromInline let offset: Int32
 
   @usableFromInline
-  init(statement: UnsafePointer<sqlitebridge.Statement>, columns: ColumnTable, scoping: RowScoping? = nil) {
+  init(
+    statement: UnsafePointer<sqlitebridge.Statement>, columns: ColumnTable, scoping: RowScoping? = nil,
+    offset: Int32 = 0
+  ) {
     self.statement = statement
     self.columns = columns
     self.columnCount = Int(columns.count)
     self.scoping = scoping
+    self.offset = offset
   }
 
   /// Number of columns.
@@ -35,7 +42,7 @@ public struct RowView {
   @inlinable @inline(__always)
   public subscript(index: Int) -> DatabaseValue {
     precondition(index >= 0 && index < count, "RowView index \(index) out of range (\(count) columns)")
-    return DatabaseValue(statement.pointee.column(Int32(index)))
+    return DatabaseValue(statement.pointee.column(offset &+ Int32(index)))
   }
 
   /// The value of the leftmost column named `name` (ASCII case-insensitive);
@@ -48,7 +55,9 @@ public struct RowView {
   /// The row, copied, with every column kept in order (and its scopes and
   /// prefetched rows).
   public func copy() -> Row {
-    var row = Row(columnNames: columns.names, values: statement.pointee.currentValues(count: columns.count))
+    var row = Row(
+      columnNames: columns.names,
+      values: (0..<Int32(columns.count)).map { DatabaseValue(statement.pointee.column(offset &+ $0)) })
     if scoping != nil {
       row.scopes = scopes
       row.prefetchedRows = prefetchedRows

@@ -68,7 +68,7 @@ extension RowView {
   @inlinable @inline(__always)
   public func get<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type) throws -> T {
     guard index >= 0, index < count else { throw DatabaseError.columnIndexOutOfRange(index, count: count, sql: sql) }
-    let column = statement.pointee.column(Int32(truncatingIfNeeded: index))
+    let column = statement.pointee.column(offset &+ Int32(truncatingIfNeeded: index))
     // An integer column read as Int64 (or a 64-bit Int) is itself: the
     // commonest read skips building and dropping a DatabaseValue. The
     // type tests fold away once `T` is known.

@@ -75,13 +75,33 @@ struct QueryAssociationTests {
     var translator: Author?
   }
 
-  /// A record with a hand-written `init(row:)` reading a scope.
+  /// A record with a hand-written `init(row:)` reading a scope, as a copied
+  /// `Row` and as a view the included records are built from.
   struct Titled: FetchableRecord {
     var title: String
     var authorName: String?
+    var author: Author?
+    var named: AuthorName?
     init(row: RowView) throws {
       title = try row.get("title", as: String.self)
       authorName = row.scopes["author"]?["name"].flatMap { String.fromDatabaseValue($0) }
+      author = try row.scope("author").map(Author.init(row:))  // Decodable's init(row:)
+      named = try row.scope("author").map(AuthorName.init(row:))
+    }
+  }
+
+  /// Reads by index and by name: in a scope's view, column 0 is the scope's.
+  struct AuthorName: FetchableRecord, Equatable {
+    var id: Int64
+    var name: String
+    init(id: Int64, name: String) {
+      self.id = id
+      self.name = name
+    }
+    init(row: RowView) throws {
+      id = try row.get(0, as: Int64.self)
+      name = try row.get("name", as: String.self)
+      precondition(row.count == 3 && row[1] == .text(name))
     }
   }
 
@@ -120,7 +140,17 @@ struct QueryAssociationTests {
     let infos = try request.asRequest(of: BookInfo.self).fetchAll(db)
     #expect(infos.map(\.book.id) == [1, 2, 3])
     #expect(infos.map(\.author.name) == ["Ann", "Ann", "Bob"])
-    #expect(try request.asRequest(of: Titled.self).fetchAll(db).map(\.authorName) == ["Ann", "Ann", "Bob"])
+    let titled = try request.asRequest(of: Titled.self).fetchAll(db)
+    #expect(titled.map(\.authorName) == ["Ann", "Ann", "Bob"])
+    #expect(titled.map(\.author?.id) == [1, 1, 2])
+    #expect(
+      titled.map(\.named) == [
+        AuthorName(id: 1, name: "Ann"), AuthorName(id: 1, name: "Ann"), AuthorName(id: 2, name: "Bob"),
+      ])
+    // Optional: no view where the book has no author.
+    let orphans = try Book.including(optional: Book.author).order(Column("id")).asRequest(of: Titled.self)
+      .fetchAll(db)
+    #expect(orphans.map(\.author?.name) == ["Ann", "Ann", "Bob", nil])
   }
 
   @Test("including(optional:) keeps rows without a match: no scope, a nil property")

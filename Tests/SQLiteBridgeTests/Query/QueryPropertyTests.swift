@@ -23,7 +23,7 @@ struct QueryPropertyTests {
     case 1: return (Column("b").sqlExpression, "r.b")
     case 2:
       let literal = random.pick(11) - 5
-      return (literal.sqlExpression, "\(literal)")
+      return (literal.sqlExpression, "(\(literal))")
     case 3:
       let (left, leftSQL) = number(&random, depth - 1)
       let (right, rightSQL) = number(&random, depth - 1)
