@@ -65,7 +65,9 @@ extension QueryInterfaceRequest {
     var result: [T] = []
     try withUnsafeMutablePointer(to: &statement) { pointer in
       guard try db.step(&pointer.pointee) else { return }
-      let row = RowView(statement: UnsafePointer(pointer), columns: ColumnTable(pointer.pointee), scoping: scoping)
+      let columns = ColumnTable(pointer.pointee)
+      columns.scoping = scoping
+      let row = RowView(statement: UnsafePointer(pointer), columns: columns)
       let keyIndexes = try groups.map { group in
         try group.keyColumns.map { name in
           guard let index = row.columns.index(of: name) else {

@@ -71,8 +71,7 @@ extension RowView {
     guard offset == 0, let scoping, let span = scoping.span(named: key) else { return nil }
     let start = Int32(span.start)
     if (0..<Int32(span.count)).allSatisfy({ statement.pointee.column(start &+ $0).type == .Null }) { return nil }
-    return RowView(
-      statement: statement, columns: scoping.columnTable(span, names: columns.names), scoping: nil, offset: start)
+    return RowView(statement: statement, columns: scoping.columnTable(span, names: columns.names), offset: start)
   }
 
   /// The rows each `including(all:)` association prefetched for this row,

@@ -19,6 +19,11 @@ package final class ColumnTable {
   /// `JSONDecoderCache`): one set per query even where a record's
   /// `init(row:)` decodes each row with a context of its own.
   @exclusivity(unchecked) var jsonDecoders: JSONDecoderCache?
+  /// For the rows of a request with associations: where the included
+  /// scopes are, and the current row's prefetched rows (nil otherwise).
+  /// Kept here rather than in `RowView`, which stays three words (passed in
+  /// registers to every `init(row:)`).
+  @usableFromInline var scoping: RowScoping?
 
   convenience init(_ statement: borrowing sqlitebridge.Statement) {
     self.init(names: (0..<statement.columnCount()).map { String(statement.columnName($0)) })

@@ -10,28 +10,26 @@ public struct RowView {
   @usableFromInline let columns: ColumnTable
   /// `columns.count`, kept here so that a read checks its index without
   /// loading it from the table.
-  @usableFromInline let columnCount: Int
-  /// The included associations' scopes and prefetched rows, for a row of a
-  /// request with associations; nil otherwise.
-  @usableFromInline let scoping: RowScoping?
+  @usableFromInline let columnCount: Int32
   /// The statement's column this view's column 0 is (0, or where an
-  /// included association's scope starts).
+  /// included association's scope starts). With `columnCount`, one word:
+  /// the view stays three words, passed in registers.
   @usableFromInline let offset: Int32
 
   @usableFromInline
-  init(
-    statement: UnsafePointer<sqlitebridge.Statement>, columns: ColumnTable, scoping: RowScoping? = nil,
-    offset: Int32 = 0
-  ) {
+  init(statement: UnsafePointer<sqlitebridge.Statement>, columns: ColumnTable, offset: Int32 = 0) {
     self.statement = statement
     self.columns = columns
-    self.columnCount = Int(columns.count)
-    self.scoping = scoping
+    self.columnCount = columns.count
     self.offset = offset
   }
 
+  /// The included associations' scopes and prefetched rows, for a row of a
+  /// request with associations; nil otherwise.
+  @usableFromInline var scoping: RowScoping? { columns.scoping }
+
   /// Number of columns.
-  @inlinable public var count: Int { columnCount }
+  @inlinable public var count: Int { Int(columnCount) }
 
   /// The name SQL gives column `index` (alias or column name). Traps when
   /// `index` is out of range.
