@@ -2,10 +2,16 @@
 // read): string literals, and the path of a fixture file.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <sqlitebridge/interop/Interop.hpp>
 #include <sqlitebridge/interop/Testing.hpp>
@@ -48,6 +54,35 @@ inline std::string jsonString(const std::string& text) {
     }
   }
   return out + "\"";
+}
+
+/// The lines of `text`.
+inline std::vector<std::string> textLines(const std::string& text) {
+  std::vector<std::string> result;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) result.push_back(line);
+  return result;
+}
+
+/// Checks that the fixture `name` holds exactly `generated`, line by line
+/// (a test failure per differing line); with SQLITEBRIDGE_WRITE_FIXTURES=1
+/// writes it instead.
+inline void expectCommittedFixture(const std::string& name, const std::string& generated) {
+  const std::string path = fixturePath(name);
+  if (writingFixtures()) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << generated;
+    return;
+  }
+  std::ifstream file(path, std::ios::binary);
+  ASSERT_TRUE(file) << "cannot read " << path;
+  std::ostringstream committed;
+  committed << file.rdbuf();
+  const std::vector<std::string> expected = textLines(committed.str());
+  const std::vector<std::string> actual = textLines(generated);
+  for (std::size_t i = 0; i < std::max(expected.size(), actual.size()); ++i) {
+    EXPECT_EQ(i < actual.size() ? actual[i] : "<missing>", i < expected.size() ? expected[i] : "<missing>")
+        << "line " << i + 1 << " of " << path;
+  }
 }
 
 }  // namespace sqlitebridge_test

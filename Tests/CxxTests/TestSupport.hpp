@@ -174,10 +174,8 @@ inline std::string describe(const sqlitebridge::Value& value) {
 /// Whether `text` holds `part` (for error messages).
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-/// Every row `sql` returns, each rendered as "col=value|col=value".
-inline std::vector<std::string> dump(sqlitebridge::Database& db, const std::string& sql) {
-  std::vector<sqlitebridge::Row> rows;
-  EXPECT_TRUE(db.execute(sql, &rows)) << db.error() << " in " << sql;
+/// Each row rendered as "col=value|col=value".
+inline std::vector<std::string> rowLines(const std::vector<sqlitebridge::Row>& rows) {
   std::vector<std::string> lines;
   for (const sqlitebridge::Row& row : rows) {
     std::string line;
@@ -188,6 +186,13 @@ inline std::vector<std::string> dump(sqlitebridge::Database& db, const std::stri
     lines.push_back(line);
   }
   return lines;
+}
+
+/// Every row `sql` returns, each rendered as `rowLines` renders it.
+inline std::vector<std::string> dump(sqlitebridge::Database& db, const std::string& sql) {
+  std::vector<sqlitebridge::Row> rows;
+  EXPECT_TRUE(db.execute(sql, &rows)) << db.error() << " in " << sql;
+  return rowLines(rows);
 }
 
 /// The schema (every sqlite_schema row) in a stable order.

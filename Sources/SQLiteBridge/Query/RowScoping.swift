@@ -37,14 +37,21 @@ final class RowScoping {
   }
   private var tables: [String: ColumnTable] = [:]
 
+  /// Whether `span` found nothing in the current row of `statement` (whose
+  /// column `offset` is the row's first): every one of its columns is NULL,
+  /// as an optional association that matched no row leaves them. The one
+  /// test `scopes`, `RowView.scope(_:)` and the `Decodable` decoder apply.
+  static func isEmpty(_ span: Span, in statement: UnsafePointer<sqlitebridge.Statement>, offset: Int32 = 0) -> Bool {
+    let start = offset &+ Int32(span.start)
+    return (0..<Int32(span.count)).allSatisfy { statement.pointee.column(start &+ $0).type == .Null }
+  }
+
   /// The scopes of the current row of `statement` (named by `names`), each
-  /// a copied `Row`; a scope whose columns are all NULL (an optional
-  /// association that found nothing) is left out.
+  /// a copied `Row`; a scope that found nothing (`isEmpty`) is left out.
   func scopes(_ statement: UnsafePointer<sqlitebridge.Statement>, names: [String]) -> [String: Row] {
     var result: [String: Row] = [:]
-    for span in spans {
+    for span in spans where !Self.isEmpty(span, in: statement) {
       let values = (span.start..<span.start + span.count).map { DatabaseValue(statement.pointee.column(Int32($0))) }
-      if values.allSatisfy({ $0 == .null }) { continue }
       result[span.key] = Row(columnNames: Array(names[span.start..<span.start + span.count]), values: values)
     }
     return result
@@ -69,9 +76,9 @@ extension RowView {
   /// one found nothing (every column NULL). Valid as long as this view.
   public func scope(_ key: String) -> RowView? {
     guard offset == 0, let scoping, let span = scoping.span(named: key) else { return nil }
-    let start = Int32(span.start)
-    if (0..<Int32(span.count)).allSatisfy({ statement.pointee.column(start &+ $0).type == .Null }) { return nil }
-    return RowView(statement: statement, columns: scoping.columnTable(span, names: columns.names), offset: start)
+    if RowScoping.isEmpty(span, in: statement) { return nil }
+    return RowView(
+      statement: statement, columns: scoping.columnTable(span, names: columns.names), offset: Int32(span.start))
   }
 
   /// The rows each `including(all:)` association prefetched for this row,

@@ -348,9 +348,8 @@ package final class RowDecodingContext {
     guard let scoping, let statement else { return nil }
     let name = key.stringValue
     if let span = scoping.span(named: name) {
+      if RowScoping.isEmpty(span, in: statement, offset: columnOffset) { return .some(nil) }
       let offset = columnOffset &+ Int32(span.start)
-      let nullScope = (0..<Int32(span.count)).allSatisfy { statement.pointee.column(offset &+ $0).type == .Null }
-      if nullScope { return .some(nil) }
       let names = Array(columnNames[span.start..<span.start + span.count])
       let child = RowDecodingContext(
         statement: statement, heldRows: nil, heldSQL: "", columnNames: names, columnTable: nil,

@@ -39,30 +39,6 @@ struct sqlitebridge::RecordTraits<Book> {
   }
 };
 
-namespace {
-
-// Rows as `dump` writes them.
-std::vector<std::string> lines(const std::vector<Row>& rows) {
-  std::vector<std::string> result;
-  for (const Row& row : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (i > 0) line += "|";
-      line += row.columnName(i) + "=" + describe(row.value(i));
-    }
-    result.push_back(line);
-  }
-  return result;
-}
-
-std::vector<std::string> fetched(Database& db, const QueryRequest& request) {
-  std::vector<Row> rows;
-  EXPECT_TRUE(db.fetch(request, &rows)) << db.error();
-  return lines(rows);
-}
-
-}  // namespace
-
 TEST(QueryFetch, FetchReturnsTheRowsOfTheSameHandWrittenSQL) {
   Database db = openLibrary();
   EXPECT_EQ(fetched(db, QueryRequest::table("books").filter(column("year") > 2000).order({column("title").desc()})),

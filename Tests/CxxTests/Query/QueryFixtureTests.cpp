@@ -572,30 +572,8 @@ std::string fixtureText() {
   return text.str();
 }
 
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> result;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) result.push_back(line);
-  return result;
-}
-
 }  // namespace
 
 TEST(QueryInterfaceFixture, EveryCaseRendersAsTheCommittedFixture) {
-  const std::string path = fixturePath("query-interface.json");
-  const std::string generated = fixtureText();
-  if (writingFixtures()) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << generated;
-    return;
-  }
-  std::ifstream file(path, std::ios::binary);
-  ASSERT_TRUE(file) << "cannot read " << path;
-  std::ostringstream committed;
-  committed << file.rdbuf();
-  const std::vector<std::string> expected = lines(committed.str());
-  const std::vector<std::string> actual = lines(generated);
-  for (std::size_t i = 0; i < std::max(expected.size(), actual.size()); ++i) {
-    EXPECT_EQ(i < actual.size() ? actual[i] : "<missing>", i < expected.size() ? expected[i] : "<missing>")
-        << "line " << i + 1 << " of " << path;
-  }
+  expectCommittedFixture("query-interface.json", fixtureText());
 }

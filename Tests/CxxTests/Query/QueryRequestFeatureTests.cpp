@@ -12,25 +12,6 @@
 using namespace sqlitebridge;
 using namespace sqlitebridge_test;
 
-namespace {
-
-std::vector<std::string> fetched(Database& db, const QueryRequest& request) {
-  std::vector<Row> rows;
-  EXPECT_TRUE(db.fetch(request, &rows)) << db.error();
-  std::vector<std::string> result;
-  for (const Row& row : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (i > 0) line += "|";
-      line += row.columnName(i) + "=" + describe(row.value(i));
-    }
-    result.push_back(line);
-  }
-  return result;
-}
-
-}  // namespace
-
 TEST(QueryRequestFeatures, FilterKeyUsesTheSchemasPrimaryKey) {
   Database db = openLibrary();
   ASSERT_TRUE(

@@ -51,6 +51,14 @@ inline std::string sqlOf(sqlitebridge::Database& db, const sqlitebridge::QueryRe
   return rendered.sql;
 }
 
+/// Every row `request` returns, rendered as `dump` renders rows (empty,
+/// with a test failure, when it fails).
+inline std::vector<std::string> fetched(sqlitebridge::Database& db, const sqlitebridge::QueryRequest& request) {
+  std::vector<sqlitebridge::Row> rows;
+  EXPECT_TRUE(db.fetch(request, &rows)) << db.error();
+  return rowLines(rows);
+}
+
 /// Authors and their books (books.authorId references authors), a table
 /// without any foreign key, and one with two keys to authors.
 inline const char* librarySchema() {

@@ -124,6 +124,17 @@ struct QueryInterfaceRequestTests {
     }
   }
 
+  @Test("the primary key a request renders with follows a schema change (the core's cache)")
+  func primaryKeyAfterASchemaChange() throws {
+    let db = try library()
+    #expect(try Table("codes").filter(key: "b").makeSQL(db).sql == #"SELECT * FROM "codes" WHERE "code" = ?"#)
+    try db.executeScript(
+      "DROP TABLE codes; CREATE TABLE codes (code TEXT, label TEXT PRIMARY KEY) WITHOUT ROWID;"
+        + "INSERT INTO codes VALUES ('a', 'B');")
+    #expect(try Table("codes").filter(key: "B").makeSQL(db).sql == #"SELECT * FROM "codes" WHERE "label" = ?"#)
+    #expect(try Table("codes").filter(key: "B").fetchOne(db)?["code"] == "a")
+  }
+
   @Test("fetchCount, deleteAll and updateAll act on what the request selects")
   func countDeleteUpdate() throws {
     let db = try library()
