@@ -58,6 +58,8 @@ void Connection::close() noexcept {
   // The hooks go first: SQLite forgets them, then they are released, so
   // none is called while closing or after.
   removeAllHooks(*this);
+  fetchHold.finalize(*this);
+  primaryKeys.finalizeStatements(*this);
   statementCache.clear();
   observation.reset();
   if (db != nullptr) sqlite3_close(db);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "FetchHold.hpp"
 #include "Hooks.hpp"
 #include "OpenFiles.hpp"
 #include "PrimaryKeyCache.hpp"
@@ -37,6 +38,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// The primary keys query requests rendered with, while the schema is
   /// unchanged (Query/PrimaryKeyCache.hpp).
   PrimaryKeyCache primaryKeys;
+  /// The read transaction a request's fetch shares with its render
+  /// (Query/FetchHold.hpp).
+  FetchHoldState fetchHold;
   /// Statements compiled on this connection so far (to observe the cache).
   std::int64_t preparedCount = 0;
   /// The main database file while open (unknown for in-memory and temporary

@@ -987,6 +987,13 @@ class SQLITEBRIDGE_API Database {
   // per call. The second form lends into `statement`, replacing what it held.
   Statement cachedStatementForArguments(const void* utf8, std::size_t size) noexcept;
   bool cachedStatementForArguments(const void* utf8, std::size_t size, Statement& statement) noexcept;
+  // A query request's select rendered and lent, bound, for `fetchAll<T>`
+  // (Query/QueryRequest.cpp: the render and the fetch share one read
+  // transaction, which ends when `out` is released).
+  bool lendRequest(const QueryRequest& request, Statement& out) noexcept;
+  // Appends a `T` per row `statement` returns (`fetch<T>` after the lend).
+  template <typename T>
+  bool fetchFrom(Statement& statement, std::vector<T>& out);
   enum class Caching { None, Cached, CachedForArguments };
   Statement prepareText(const char* sql, std::size_t size, Caching caching) noexcept;
   bool finishEarlyStop() noexcept;

@@ -157,6 +157,11 @@ template <typename T>
 bool Database::fetch(const std::string& sql, const std::vector<Value>& arguments, std::vector<T>& out) {
   Statement statement = cachedStatementForArguments(sql.data(), sql.size());
   if (!statement.isValid() || !statement.bind(arguments)) return false;
+  return fetchFrom(statement, out);
+}
+
+template <typename T>
+bool Database::fetchFrom(Statement& statement, std::vector<T>& out) {
   const std::size_t oldSize = out.size();
   const auto dropAppended = [&] { out.erase(out.begin() + static_cast<std::ptrdiff_t>(oldSize), out.end()); };
   try {
@@ -254,9 +259,9 @@ bool Database::fetchAll(std::vector<T>& out) {
 
 template <typename T>
 bool Database::fetchAll(const QueryRequest& request, std::vector<T>& out) {
-  SQL sql;
-  if (!request.makeSQL(*this, sql)) return false;
-  return fetch<T>(sql, out);
+  Statement statement;
+  if (!lendRequest(request, statement)) return false;
+  return fetchFrom(statement, out);
 }
 
 template <typename... Values, typename>

@@ -460,8 +460,13 @@ class SQLITEBRIDGE_API QueryRequest {
   /// `"sqlitebridge_key_0"`, …) so that rows can be matched to their
   /// origin row's `keyColumns` (the origin's columns, set into
   /// `keyColumns`). Fails as `makeSQL`, and with SQLITE_RANGE for no such
-  /// association.
+  /// association. Run it and the request in one transaction for rows of one
+  /// snapshot (the Swift face's fetches do).
   bool makePrefetchSQL(Database& db, std::size_t index, SQL& out, std::vector<std::string>& keyColumns) const noexcept;
+  /// `makePrefetchSQL` for the first row only (the row `fetchOne` returns:
+  /// the origin subquery is limited as fetchOne's statement is).
+  bool makeFirstRowPrefetchSQL(Database& db, std::size_t index, SQL& out,
+                               std::vector<std::string>& keyColumns) const noexcept;
 
   /// The request's table (empty for a default-made request).
   std::string tableName() const noexcept;

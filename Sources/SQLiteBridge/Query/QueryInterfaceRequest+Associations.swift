@@ -34,11 +34,11 @@ extension QueryInterfaceRequest {
   }
 
   /// Runs every prefetch query (one per `including(all:)` association).
-  func prefetchAll(_ db: Database) throws -> [PrefetchedGroups] {
+  func prefetchAll(_ db: Database, _ kind: sqlitebridge.interop.RequestStatement) throws -> [PrefetchedGroups] {
     try prefetches.enumerated().map { index, prefetch in
       var statement = sqlitebridge.Statement()
       var keyColumns = sqlitebridge.interop.StringList()
-      guard Building.lendPrefetch(&db.core, core, index, &statement, &keyColumns) else { throw db.lastError }
+      guard Building.lendPrefetch(&db.core, core, kind, index, &statement, &keyColumns) else { throw db.lastError }
       var groups = PrefetchedGroups(
         key: prefetch.key, keyColumns: (0..<keyColumns.size()).map { String(keyColumns[$0]) })
       let keyCount = groups.keyColumns.count
@@ -59,9 +59,11 @@ extension QueryInterfaceRequest {
   func fetchWithAssociations<T>(
     _ db: Database, _ kind: sqlitebridge.interop.RequestStatement, _ build: (RowView) throws -> T
   ) throws -> [T] {
-    let scoping = try makeScoping(db)
-    let groups = try prefetchAll(db)
+    // Lent first: the core opens the read transaction the prefetches and
+    // this statement then share (one snapshot), ended by its release.
     var statement = try lend(db, kind)
+    let scoping = try makeScoping(db)
+    let groups = try prefetchAll(db, kind)
     var result: [T] = []
     try withUnsafeMutablePointer(to: &statement) { pointer in
       guard try db.step(&pointer.pointee) else { return }

@@ -369,7 +369,7 @@ class Renderer {
   }
 
   // The prefetch query of the `index`th IncludingAll scope.
-  bool prefetch(std::size_t index, std::vector<std::string>& keyColumns) {
+  bool prefetch(std::size_t index, bool firstRow, std::vector<std::string>& keyColumns) {
     const Scope* found = nullptr;
     for (const Scope& scope : scopes_) {
       if (scope.include->kind != IncludeKind::IncludingAll) continue;
@@ -412,10 +412,11 @@ class Renderer {
       return true;
     });
     if (!ok) return false;
-    // The origin rows: this request, selecting its key columns.
+    // The origin rows (all, or the first as fetchOne's): this request,
+    // selecting its key columns.
     std::vector<Expression> originKey;
     for (const std::string& name : scope.columns.origin) originKey.push_back(column(state_.table, name));
-    if (!select(&originKey, false)) return false;
+    if (!select(&originKey, false, firstRow)) return false;
     out_.sql(")");
     return inScope(a.table, alias, [&] {
       const bool qualify = qualify_;
@@ -971,12 +972,12 @@ bool renderScopes(Database& db, const QueryState& state, std::vector<ScopeSpan>&
   return renderer.prepare() && renderer.spans(out);
 }
 
-bool renderPrefetch(Database& db, const QueryState& state, std::size_t index, SQL& out,
+bool renderPrefetch(Database& db, const QueryState& state, std::size_t index, bool firstRow, SQL& out,
                     std::vector<std::string>& keyColumns, Error& error) {
   out = SQL();
   if (!checkTable(state, error)) return false;
   Renderer renderer(db, state, out, error);
-  return renderer.prepare() && renderer.prefetch(index, keyColumns);
+  return renderer.prepare() && renderer.prefetch(index, firstRow, keyColumns);
 }
 
 }  // namespace sqlitebridge

@@ -24,10 +24,11 @@ bool renderQuery(Database& db, const QueryState& state, QueryStatement statement
 /// request's select (QueryRequest::scopes). Fails as renderQuery.
 bool renderScopes(Database& db, const QueryState& state, std::vector<ScopeSpan>& out, Error& error);
 
-/// The prefetch query of the `index`th IncludingAll association and the
-/// origin columns its key matches (QueryRequest::makePrefetchSQL). Fails as
-/// renderQuery, and with SQLITE_RANGE for no such association.
-bool renderPrefetch(Database& db, const QueryState& state, std::size_t index, SQL& out,
+/// The prefetch query of the `index`th IncludingAll association, for every
+/// row of the request's select or only its first (`firstRow`: fetchOne),
+/// and the origin columns its key matches (QueryRequest::makePrefetchSQL).
+/// Fails as renderQuery, and with SQLITE_RANGE for no such association.
+bool renderPrefetch(Database& db, const QueryState& state, std::size_t index, bool firstRow, SQL& out,
                     std::vector<std::string>& keyColumns, Error& error);
 
 }  // namespace sqlitebridge

@@ -248,28 +248,20 @@ bool QueryBuilding::scopes(Database& db, const QueryRequest& request, ScopeSpanL
   return request.scopes(db, out);
 }
 
-bool QueryBuilding::lendPrefetch(Database& db, const QueryRequest& request, std::size_t index, Statement& out,
-                                 std::vector<std::string>& keyColumns) noexcept {
+bool QueryBuilding::lendPrefetch(Database& db, const QueryRequest& request, RequestStatement statement,
+                                 std::size_t index, Statement& out, std::vector<std::string>& keyColumns) noexcept {
   SQL sql;
-  if (!request.makePrefetchSQL(db, index, sql, keyColumns)) return false;
+  if (!QueryAccess::renderPrefetch(db, request, index, queryStatement(statement), sql, keyColumns)) return false;
   return lendBound(db, sql, out);
 }
 
 bool QueryBuilding::lend(Database& db, const QueryRequest& request, RequestStatement statement,
                          const AssignmentList& assignments, Statement& out) noexcept {
-  SQL sql;
-  if (!render(db, request, statement, assignments, sql)) return false;
-  return lendBound(db, sql, out);
+  return QueryAccess::lend(db, request, queryStatement(statement), out, &assignments);
 }
 
 bool QueryBuilding::lendBound(Database& db, const SQL& sql, Statement& out) noexcept {
-  const std::string& text = sql.text();
-  if (!DatabaseAccess::lendForArguments(db, text.data(), text.size(), out)) return false;
-  const std::vector<Value>& arguments = sql.arguments();
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (!out.bind(static_cast<int>(i + 1), arguments[i])) return false;
-  }
-  return true;
+  return QueryAccess::lendBound(db, sql, out);
 }
 
 }  // namespace sqlitebridge::interop

@@ -15,6 +15,7 @@
 namespace sqlitebridge {
 
 class Connection;
+class Statement;
 
 /// What an expression node is. The operators are SQL's; the renderer
 /// (QueryCompiler.cpp) knows their text and precedence.
@@ -162,6 +163,22 @@ struct QueryAccess {
   static bool guarded(Database& db, Render&& render) noexcept;
   /// The connection behind `db` (open: rendering began with beginCall).
   static Connection& connection(Database& db) noexcept;
+  /// Lends `db`'s cached statement for `sql`'s text into `out` with every
+  /// argument bound. False, recorded on `db`, on failure.
+  static bool lendBound(Database& db, const SQL& sql, Statement& out) noexcept;
+  /// Renders `statement` of `request` and lends it, bound (`lendBound`); a
+  /// fetch's render and run share one read transaction (FetchHold), which
+  /// ends when `out` is released.
+  static bool lend(Database& db, const QueryRequest& request, QueryStatement statement, Statement& out,
+                   const std::vector<ColumnAssignment>* assignments = nullptr) noexcept;
+  /// `request.makePrefetchSQL`, for the origin rows of `statement` (Select:
+  /// all; SelectOne: the first).
+  static bool renderPrefetch(Database& db, const QueryRequest& request, std::size_t index, QueryStatement statement,
+                             SQL& out, std::vector<std::string>& keyColumns) noexcept;
+  /// The connection a `FetchHold` for `statement` holds on: null for a
+  /// delete or update (nothing to share: a write opens its own transaction)
+  /// and for a closed database.
+  static Connection* fetchHoldConnection(Database& db, QueryStatement statement) noexcept;
   /// Records SQLITE_MISUSE naming the name of `literal` that holds NUL.
   static bool failInvalid(Database& db, const SQL& literal) noexcept;
 };

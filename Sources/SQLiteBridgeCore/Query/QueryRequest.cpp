@@ -2,6 +2,7 @@
 // expression nodes, and changes the copy) and the calls that render or run
 // one on a database. What the SQL is belongs to QueryCompiler.cpp; the
 // `Database` members here only render and then run it as any SQL literal.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -189,6 +190,38 @@ bool QueryAccess::render(Database& db, const QueryRequest& request, QueryStateme
   });
 }
 
+bool QueryAccess::lendBound(Database& db, const SQL& sql, Statement& out) noexcept {
+  const std::string& text = sql.text();
+  if (!db.cachedStatementForArguments(text.data(), text.size(), out)) return false;
+  const std::vector<Value>& arguments = sql.arguments();
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (!out.bind(static_cast<int>(i + 1), arguments[i])) return false;
+  }
+  return true;
+}
+
+bool QueryAccess::lend(Database& db, const QueryRequest& request, QueryStatement statement, Statement& out,
+                       const std::vector<ColumnAssignment>* assignments) noexcept {
+  FetchHold hold(fetchHoldConnection(db, statement));
+  // A request that prefetches: its rows and the prefetches' (lent while
+  // this statement is) come from one snapshot.
+  const std::vector<IncludeSpec>& includes = request.state_->includes;
+  const bool prefetches = std::any_of(includes.begin(), includes.end(), [](const IncludeSpec& include) {
+    return include.kind == IncludeKind::IncludingAll;
+  });
+  if (prefetches && !guarded(db, [&](Error&) { return hold.open(); })) return false;
+  SQL sql;
+  if (!render(db, request, statement, sql, assignments) || !lendBound(db, sql, out)) return false;
+  hold.handTo(out.handle());
+  return true;
+}
+
+Connection* QueryAccess::fetchHoldConnection(Database& db, QueryStatement statement) noexcept {
+  const bool fetches = statement == QueryStatement::Select || statement == QueryStatement::SelectOne ||
+                       statement == QueryStatement::Count;
+  return fetches && db.isOpen() ? db.connection_.get() : nullptr;
+}
+
 bool QueryRequest::scopes(Database& db, std::vector<ScopeSpan>& out) const noexcept {
   return QueryAccess::guarded(db, [&](Error& error) {
     std::vector<ScopeSpan> spans;
@@ -200,10 +233,23 @@ bool QueryRequest::scopes(Database& db, std::vector<ScopeSpan>& out) const noexc
 
 bool QueryRequest::makePrefetchSQL(Database& db, std::size_t index, SQL& out,
                                    std::vector<std::string>& keyColumns) const noexcept {
-  return QueryAccess::guarded(db, [&](Error& error) {
+  return QueryAccess::renderPrefetch(db, *this, index, QueryStatement::Select, out, keyColumns);
+}
+
+bool QueryRequest::makeFirstRowPrefetchSQL(Database& db, std::size_t index, SQL& out,
+                                           std::vector<std::string>& keyColumns) const noexcept {
+  return QueryAccess::renderPrefetch(db, *this, index, QueryStatement::SelectOne, out, keyColumns);
+}
+
+bool QueryAccess::renderPrefetch(Database& db, const QueryRequest& request, std::size_t index, QueryStatement statement,
+                                 SQL& out, std::vector<std::string>& keyColumns) noexcept {
+  return guarded(db, [&](Error& error) {
     SQL rendered;
     std::vector<std::string> columns;
-    if (!renderPrefetch(db, *state_, index, rendered, columns, error)) return false;
+    if (!sqlitebridge::renderPrefetch(db, *request.state_, index, statement == QueryStatement::SelectOne, rendered,
+                                      columns, error)) {
+      return false;
+    }
     if (!rendered.isValid()) return QueryAccess::failInvalid(db, rendered);
     out = std::move(rendered);
     keyColumns = std::move(columns);
@@ -214,11 +260,13 @@ bool QueryRequest::makePrefetchSQL(Database& db, std::size_t index, SQL& out,
 // MARK: Database
 
 bool Database::fetch(const QueryRequest& request, std::vector<Row>* rows) noexcept {
+  const FetchHold hold(QueryAccess::fetchHoldConnection(*this, QueryStatement::Select));
   SQL sql;
   return QueryAccess::render(*this, request, QueryStatement::Select, sql) && execute(sql, rows);
 }
 
 bool Database::fetchCount(const QueryRequest& request, std::int64_t& count) noexcept {
+  const FetchHold hold(QueryAccess::fetchHoldConnection(*this, QueryStatement::Count));
   SQL sql;
   if (!QueryAccess::render(*this, request, QueryStatement::Count, sql)) return false;
   try {
@@ -250,6 +298,7 @@ bool Database::updateAll(const QueryRequest& request, const std::vector<ColumnAs
 }
 
 bool Database::fetchOne(const QueryRequest& request, Row& row, bool& found) noexcept {
+  const FetchHold hold(QueryAccess::fetchHoldConnection(*this, QueryStatement::SelectOne));
   SQL sql;
   if (!QueryAccess::render(*this, request, QueryStatement::SelectOne, sql)) return false;
   try {
@@ -261,6 +310,10 @@ bool Database::fetchOne(const QueryRequest& request, Row& row, bool& found) noex
   } catch (const std::bad_alloc&) {
     return connection_->fail(SQLITE_NOMEM, "out of memory while fetching a row", sql.text());
   }
+}
+
+bool Database::lendRequest(const QueryRequest& request, Statement& out) noexcept {
+  return QueryAccess::lend(*this, request, QueryStatement::Select, out);
 }
 
 }  // namespace sqlitebridge

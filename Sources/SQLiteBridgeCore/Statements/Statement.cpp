@@ -45,6 +45,9 @@ void Statement::release() noexcept {
   } else {
     sqlite3_finalize(stmt_);
   }
+  // The read transaction a request's render opened for this statement
+  // (FetchHold) ends with it.
+  if (connection_) connection_->fetchHold.endIfOwnedBy(stmt_);
   stmt_ = nullptr;
   cacheEntry_ = nullptr;
   boundLargeValue_ = false;

@@ -178,6 +178,17 @@ TEST(QueryAssociations, IncludingAllPrefetchesEveryOriginsRowsInOneQuery) {
   std::vector<Row> rows;
   ASSERT_TRUE(db.execute(prefetch, &rows)) << db.error();
   EXPECT_EQ(rows.size(), 3u);
+  // For fetchOne's row only: the origin subquery is limited as fetchOne is.
+  ASSERT_TRUE(authors.order({column("id").desc()}).makeFirstRowPrefetchSQL(db, 0, prefetch, keyColumns)) << db.error();
+  EXPECT_EQ(prefetch.text(),
+            "SELECT \"books\".*, \"books\".\"authorId\" AS \"sqlitebridge_key_0\" FROM \"books\" WHERE "
+            "\"books\".\"authorId\" IN (SELECT \"authors\".\"id\" FROM \"authors\" WHERE \"id\" < ? ORDER BY \"id\" "
+            "DESC LIMIT ?) ORDER BY \"books\".\"year\" DESC");
+  rows.clear();
+  ASSERT_TRUE(db.execute(prefetch, &rows)) << db.error();
+  std::vector<Row> expected;
+  ASSERT_TRUE(db.execute("SELECT * FROM books WHERE authorId = 2", &expected)) << db.error();
+  EXPECT_EQ(rows.size(), expected.size());
   // No such association, and including(all:) of a to-one association.
   EXPECT_FALSE(authors.makePrefetchSQL(db, 1, prefetch, keyColumns));
   EXPECT_EQ(db.lastError().code, SQLITE_RANGE);

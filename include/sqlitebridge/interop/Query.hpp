@@ -116,15 +116,19 @@ struct SQLITEBRIDGE_API QueryBuilding {
                                  const std::vector<std::string>& destination) noexcept;
   /// `QueryRequest::scopes` into `out`; false as it fails.
   static bool scopes(Database& db, const QueryRequest& request, ScopeSpanList& out) noexcept;
-  /// Renders the prefetch query of the `index`th `IncludingAll` association
+  /// Renders the prefetch query of the `index`th `IncludingAll` association,
+  /// for the rows `statement` (Select or SelectOne) of the request returns,
   /// and lends it, bound, into `out`; sets `keyColumns` to the origin's
   /// columns its trailing key columns match. False as it fails.
-  static bool lendPrefetch(Database& db, const QueryRequest& request, std::size_t index, Statement& out,
-                           std::vector<std::string>& keyColumns) noexcept;
+  static bool lendPrefetch(Database& db, const QueryRequest& request, RequestStatement statement, std::size_t index,
+                           Statement& out, std::vector<std::string>& keyColumns) noexcept;
 
   /// Renders `statement` of `request` (with `assignments` for an Update)
   /// and lends the cached statement for its text into `out` with every
   /// argument bound, ready to step. False as rendering or preparing fails.
+  /// A select or count of a request that prefetches (or whose render reads
+  /// a primary key) runs in one read transaction with its render and with
+  /// the prefetches lent while `out` is; it ends when `out` is released.
   static bool lend(Database& db, const QueryRequest& request, RequestStatement statement,
                    const AssignmentList& assignments, Statement& out) noexcept;
   /// Renders `statement` of `request` into `out` (what `lend` would run).
