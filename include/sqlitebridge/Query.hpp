@@ -458,8 +458,11 @@ class SQLITEBRIDGE_API QueryRequest {
   /// returns, at once (`… WHERE ("fk") IN (SELECT "key" FROM <this
   /// request>)`), followed by the foreign key's columns again (as
   /// `"sqlitebridge_key_0"`, …) so that rows can be matched to their
-  /// origin row's `keyColumns` (the origin's columns, set into
-  /// `keyColumns`). Fails as `makeSQL`, and with SQLITE_RANGE for no such
+  /// origin row's `keyColumns` (set into `keyColumns`: the names the
+  /// origin's key columns have in the rows of `makeSQL`'s statement, their
+  /// own when the request selects them, else `"sqlitebridge_origin_0"`, …:
+  /// columns `makeSQL` then adds after all the others for the purpose).
+  /// Fails as `makeSQL`, and with SQLITE_RANGE for no such
   /// association. Run it and the request in one transaction for rows of one
   /// snapshot (the Swift face's fetches do).
   bool makePrefetchSQL(Database& db, std::size_t index, SQL& out, std::vector<std::string>& keyColumns) const noexcept;

@@ -67,22 +67,27 @@ extension QueryInterfaceRequest {
     var result: [T] = []
     try withUnsafeMutablePointer(to: &statement) { pointer in
       guard try db.step(&pointer.pointee) else { return }
-      let columns = ColumnTable(pointer.pointee)
+      // The prefetches' keys the request's selection lacks are trailing
+      // columns the core adds (named for the purpose): read here, hidden
+      // from the rows.
+      let all = ColumnTable(pointer.pointee)
+      let hidden = groups.reduce(0) { $0 + $1.keyColumns.filter { Building.isAddedKeyColumn(std.string($0)) }.count }
+      let columns = hidden == 0 ? all : ColumnTable(names: Array(all.names.dropLast(hidden)))
       columns.scoping = scoping
       let row = RowView(statement: UnsafePointer(pointer), columns: columns)
       let keyIndexes = try groups.map { group in
         try group.keyColumns.map { name in
-          guard let index = row.columns.index(of: name) else {
+          guard let index = all.index(of: name) else {
             throw DatabaseError(
               code: ResultCode.misuse.rawValue,
-              message: "including(all:) of \"\(group.key)\" needs the column \"\(name)\" among the request's columns")
+              message: "including(all:) of \"\(group.key)\" found no column \"\(name)\" in the request's rows")
           }
-          return index
+          return Int32(index)
         }
       }
       repeat {
         for (group, indexes) in zip(groups, keyIndexes) {
-          let key = indexes.map { row[$0] }
+          let key = indexes.map { DatabaseValue(pointer.pointee.column($0)) }
           scoping.prefetchedRows[group.key] = group.rows[key] ?? []
           scoping.prefetchedValues[group.key] = group.values[key] ?? []
         }

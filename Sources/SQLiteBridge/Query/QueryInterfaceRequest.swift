@@ -177,9 +177,12 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
 
   /// Fetches the rows of the to-many `association` for every row of the
   /// request with one more query (not one per row), as the row's prefetched
-  /// rows `association.key` (an array property of a `Decodable` record).
-  /// An association that is not `hasMany` throws `.misuse` when the
-  /// request runs.
+  /// rows `association.key` (an array property of a `Decodable` record);
+  /// `fetchOne` fetches them for its one row. The request's rows and the
+  /// prefetched ones are one snapshot. The key they match on need not be
+  /// selected: the request then selects it after every other column, and
+  /// its rows do not show it. An association that is not `hasMany` throws
+  /// `.misuse` when the request runs.
   public func including<A: Association>(all association: A) -> Self where A.Origin == RowDecoder {
     let decode: ((RowView) throws -> Any)? = (A.Destination.self as? any FetchableRecord.Type).map { type in
       { row in try type.init(row: row) }

@@ -192,6 +192,10 @@ struct Scope {
   }
 };
 
+// The name of an origin key column a select adds (OriginKey), before its
+// number.
+constexpr const char* kAddedOriginKeyPrefix = "sqlitebridge_origin_";
+
 bool containsAssociationAggregate(const ExpressionNode* node) noexcept {
   if (node == nullptr) return false;
   if (node->kind == NodeKind::AssociationCount || node->kind == NodeKind::AssociationIsEmpty) return true;
@@ -294,6 +298,15 @@ class Renderer {
         });
         if (!ok) return false;
       }
+      // Prefetch keys the selection lacks, as trailing hidden columns.
+      for (const std::vector<OriginKey>& keys : originKeys()) {
+        for (const OriginKey& key : keys) {
+          if (!key.hidden) continue;
+          out_.sql(", ");
+          ownQualifier();
+          out_.identifier(key.column).sql(" AS ").identifier(key.name);
+        }
+      }
     } else if (!list(*selection, Place::Selection)) {
       return false;
     }
@@ -371,6 +384,7 @@ class Renderer {
   // The prefetch query of the `index`th IncludingAll scope.
   bool prefetch(std::size_t index, bool firstRow, std::vector<std::string>& keyColumns) {
     const Scope* found = nullptr;
+    const std::size_t prefetchIndex = index;
     for (const Scope& scope : scopes_) {
       if (scope.include->kind != IncludeKind::IncludingAll) continue;
       if (index-- == 0) {
@@ -381,7 +395,9 @@ class Renderer {
     if (found == nullptr) return fail(SQLITE_RANGE, "the request has no such including(all:) association");
     const Scope& scope = *found;
     const AssociationState& a = scope.association();
-    keyColumns = scope.columns.origin;
+    keyColumns.clear();
+    const std::vector<std::vector<OriginKey>> originKeysByPrefetch = originKeys();
+    for (const OriginKey& key : originKeysByPrefetch[prefetchIndex]) keyColumns.push_back(key.name);
     // The destination under its own name (or its alias): its columns, then
     // the key columns again, named for the caller.
     const std::string alias = a.alias ? *a.alias : a.table;
@@ -435,6 +451,49 @@ class Renderer {
   }
 
  private:
+  // An origin key column of an IncludingAll association, as the rows of the
+  // request's select carry it: under its own name when the selection has
+  // it, else as a trailing hidden column (GRDB's rule: the caller's
+  // selection need not name the keys a prefetch matches on).
+  struct OriginKey {
+    std::string column;
+    std::string name;
+    bool hidden = false;
+  };
+
+  // Whether the request's own selection has `column` under its name: every
+  // column (no selection, or the table's `*`), or the plain column.
+  bool selects(const std::string& column) const {
+    if (state_.selection.empty()) return true;
+    for (const Expression& e : state_.selection) {
+      const ExpressionNode& node = *QueryAccess::node(e);
+      const bool own = node.table.empty() || sameIdentifier(node.table, state_.table);
+      if (node.kind == NodeKind::AllColumns && own) return true;
+      if (node.kind == NodeKind::Column && own && sameIdentifier(node.name, column)) return true;
+    }
+    return false;
+  }
+
+  // The origin keys of each IncludingAll association, in include order;
+  // hidden ones named "sqlitebridge_origin_0", "…_1", … across them all.
+  std::vector<std::vector<OriginKey>> originKeys() const {
+    std::vector<std::vector<OriginKey>> all;
+    std::size_t hidden = 0;
+    for (const Scope& scope : scopes_) {
+      if (scope.include->kind != IncludeKind::IncludingAll) continue;
+      std::vector<OriginKey> keys;
+      for (const std::string& column : scope.columns.origin) {
+        OriginKey key;
+        key.column = column;
+        key.hidden = !selects(column);
+        key.name = key.hidden ? kAddedOriginKeyPrefix + std::to_string(hidden++) : column;
+        keys.push_back(std::move(key));
+      }
+      all.push_back(std::move(keys));
+    }
+    return all;
+  }
+
   // Runs `body` with columns referring to `table` under `alias`.
   template <typename Body>
   bool inScope(const std::string& table, const std::string& alias, Body&& body) {
@@ -971,6 +1030,8 @@ bool renderScopes(Database& db, const QueryState& state, std::vector<ScopeSpan>&
   Renderer renderer(db, state, unused, error);
   return renderer.prepare() && renderer.spans(out);
 }
+
+bool isAddedOriginKey(const std::string& name) noexcept { return name.rfind(kAddedOriginKeyPrefix, 0) == 0; }
 
 bool renderPrefetch(Database& db, const QueryState& state, std::size_t index, bool firstRow, SQL& out,
                     std::vector<std::string>& keyColumns, Error& error) {

@@ -24,6 +24,10 @@ bool renderQuery(Database& db, const QueryState& state, QueryStatement statement
 /// request's select (QueryRequest::scopes). Fails as renderQuery.
 bool renderScopes(Database& db, const QueryState& state, std::vector<ScopeSpan>& out, Error& error);
 
+/// Whether `name` is one of the columns a select adds after all the others
+/// for the origin keys its selection lacks (`"sqlitebridge_origin_N"`).
+bool isAddedOriginKey(const std::string& name) noexcept;
+
 /// The prefetch query of the `index`th IncludingAll association, for every
 /// row of the request's select or only its first (`firstRow`: fetchOne),
 /// and the origin columns its key matches (QueryRequest::makePrefetchSQL).

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "QueryCompiler.hpp"
 #include "QueryNodes.hpp"
 #include "sqlitebridge/interop/Statements.hpp"
 
@@ -259,6 +260,8 @@ bool QueryBuilding::lend(Database& db, const QueryRequest& request, RequestState
                          const AssignmentList& assignments, Statement& out) noexcept {
   return QueryAccess::lend(db, request, queryStatement(statement), out, &assignments);
 }
+
+bool QueryBuilding::isAddedKeyColumn(const std::string& keyColumn) noexcept { return isAddedOriginKey(keyColumn); }
 
 bool QueryBuilding::lendBound(Database& db, const SQL& sql, Statement& out) noexcept {
   return QueryAccess::lendBound(db, sql, out);

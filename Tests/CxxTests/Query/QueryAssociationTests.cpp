@@ -189,6 +189,19 @@ TEST(QueryAssociations, IncludingAllPrefetchesEveryOriginsRowsInOneQuery) {
   std::vector<Row> expected;
   ASSERT_TRUE(db.execute("SELECT * FROM books WHERE authorId = 2", &expected)) << db.error();
   EXPECT_EQ(rows.size(), expected.size());
+  // A selection without the origin's key: makeSQL adds it after all the
+  // other columns, under the name keyColumns gives.
+  const QueryRequest names =
+      QueryRequest::table("authors").select({column("name")}).including(kBooks, IncludeKind::IncludingAll);
+  EXPECT_EQ(sqlOf(db, names), "SELECT \"name\", \"id\" AS \"sqlitebridge_origin_0\" FROM \"authors\"");
+  ASSERT_TRUE(names.makePrefetchSQL(db, 0, prefetch, keyColumns)) << db.error();
+  EXPECT_EQ(keyColumns, (std::vector<std::string>{"sqlitebridge_origin_0"}));
+  const QueryRequest withKey = QueryRequest::table("authors")
+                                   .select({column("NAME"), column("ID")})
+                                   .including(kBooks, IncludeKind::IncludingAll);
+  EXPECT_EQ(sqlOf(db, withKey), "SELECT \"NAME\", \"ID\" FROM \"authors\"");
+  ASSERT_TRUE(withKey.makePrefetchSQL(db, 0, prefetch, keyColumns)) << db.error();
+  EXPECT_EQ(keyColumns, (std::vector<std::string>{"id"}));
   // No such association, and including(all:) of a to-one association.
   EXPECT_FALSE(authors.makePrefetchSQL(db, 1, prefetch, keyColumns));
   EXPECT_EQ(db.lastError().code, SQLITE_RANGE);

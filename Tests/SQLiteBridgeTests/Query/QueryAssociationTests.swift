@@ -206,6 +206,15 @@ struct QueryAssociationTests {
     let rows = try Author.including(all: Author.books).filter(key: 1).asRequest(of: Row.self).fetchAll(db)
     #expect(rows.first?.prefetchedRows["books"]?.map { $0["title"] } == ["A1", "A2"])
     #expect(rows.first?.prefetchedRows["books"]?.first?.columnNames == ["id", "title", "year", "authorId"])
+    // A selection without the key the prefetch matches on: the core adds it
+    // after the other columns, and the rows do not show it.
+    let named = try Author.select(Column("name")).including(all: Author.books).order(Column("id"))
+      .asRequest(of: Row.self).fetchAll(db)
+    #expect(named.map(\.columnNames) == [["name"], ["name"], ["name"]])
+    #expect(named.map { $0.prefetchedRows["books"]?.count } == [2, 1, 0])
+    let infos = try Author.select(Column("name")).including(all: Author.books).order(Column("id"))
+      .asRequest(of: AuthorInfo.self).fetchAll(db)
+    #expect(infos.map { $0.books.count } == [2, 1, 0])
     // A to-one association is not prefetched.
     #expect {
       try Book.including(all: Book.author).fetchAll(db)

@@ -122,6 +122,10 @@ struct SQLITEBRIDGE_API QueryBuilding {
   /// columns its trailing key columns match. False as it fails.
   static bool lendPrefetch(Database& db, const QueryRequest& request, RequestStatement statement, std::size_t index,
                            Statement& out, std::vector<std::string>& keyColumns) noexcept;
+  /// Whether `keyColumn` (from `lendPrefetch`) names a column the core adds
+  /// after all the others of the request's rows because the selection
+  /// lacks it (to be read, not shown). Never fails.
+  static bool isAddedKeyColumn(const std::string& keyColumn) noexcept;
 
   /// Renders `statement` of `request` (with `assignments` for an Update)
   /// and lends the cached statement for its text into `out` with every
