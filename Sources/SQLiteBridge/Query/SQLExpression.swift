@@ -13,10 +13,13 @@ public protocol SQLExpressible {
 
 /// What may stand in a request's selection (`select`, `annotated(with:)`):
 /// expressions, `AllColumns()`, and expressions named with `forKey(_:)`.
+/// Another type conforming to it makes the request's fetches throw
+/// `.misuse` naming the type.
 public protocol SQLSelectable {}
 
 /// What may stand in `order(_:)`: an expression (ascending) or an
-/// `SQLOrdering` (`Column("date").desc`).
+/// `SQLOrdering` (`Column("date").desc`). Another type conforming to it
+/// makes the request's fetches throw `.misuse` naming the type.
 public protocol SQLOrderingTerm {}
 
 /// An SQL expression made by the core's query compiler from typed pieces.
@@ -154,7 +157,9 @@ extension SQLSelectable {
     case let expression as SQLExpressible: return expression.sqlExpression.core
     case let aliased as SQLAliasedExpression: return aliased.expression.core
     case let all as AllColumns: return all.sqlExpression.core
-    default: return sqlitebridge.interop.QueryBuilding.allColumns()
+    default:
+      return sqlitebridge.interop.QueryBuilding.unsupported(
+        std.string("\(type(of: self)) is not a selection the query interface can render (use SQLExpressible)"))
     }
   }
 }
@@ -165,7 +170,9 @@ extension SQLOrderingTerm {
     switch self {
     case let ordering as SQLOrdering: return ordering.expression.core
     case let expression as SQLExpressible: return expression.sqlExpression.core
-    default: return sqlitebridge.interop.QueryBuilding.null()
+    default:
+      return sqlitebridge.interop.QueryBuilding.unsupported(
+        std.string("\(type(of: self)) is not an ordering the query interface can render (use SQLExpressible)"))
     }
   }
 }

@@ -164,6 +164,8 @@ int precedence(const ExpressionNode& node) noexcept {
     case NodeKind::Ordering:
     case NodeKind::Alias:
       return kTop;
+    case NodeKind::Unsupported:
+      return kAtom;
   }
   return kTop;
 }
@@ -970,6 +972,8 @@ class Renderer {
         if (!render(*node.left, Place::Expression)) return false;
         out_.sql(" AS ").identifier(node.name);
         return true;
+      case NodeKind::Unsupported:
+        return fail(SQLITE_MISUSE, node.name);
     }
     return fail(SQLITE_MISUSE, "unknown expression");
   }

@@ -85,6 +85,17 @@ Expression QueryBuilding::allColumns() noexcept { return sqlitebridge::allColumn
 
 Expression QueryBuilding::null() noexcept { return value(Value()); }
 
+Expression QueryBuilding::unsupported(const std::string& why) noexcept {
+  try {
+    ExpressionNode node;
+    node.kind = NodeKind::Unsupported;
+    node.name = why;
+    return QueryAccess::make(std::make_shared<ExpressionNode>(std::move(node)));
+  } catch (const std::bad_alloc&) {
+    return value(Value());
+  }
+}
+
 Expression QueryBuilding::integer(std::int64_t v) noexcept { return value(Value(v)); }
 
 Expression QueryBuilding::real(double v) noexcept { return value(Value(v)); }

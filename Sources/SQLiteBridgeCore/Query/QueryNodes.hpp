@@ -36,6 +36,7 @@ enum class NodeKind : std::uint8_t {
   AssociationCount,    // association: COUNT(*) of its rows for the current row
   AssociationIsEmpty,  // association: NOT EXISTS of its rows for the current row
   AssociatedTo,        // association, origin: the row is reached by the association from the origin's rows
+  Unsupported,         // name: why; rendering it fails with SQLITE_MISUSE saying so
 };
 
 struct AssociationState;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "QueryTestSupport.hpp"
+#include "sqlitebridge/interop/Query.hpp"
 
 using namespace sqlitebridge;
 using namespace sqlitebridge_test;
@@ -249,6 +250,11 @@ TEST(QueryRendering, MisplacedOrderingsAliasesAndAllColumnsFailWithMisuse) {
       {QueryRequest::table("t").order({allColumns()}), "allColumns()"},
       {QueryRequest::table("t").select({count(allColumns())}), "allColumns()"},
       {QueryRequest::table("t").group({column("a").desc()}), "asc() and desc()"},
+      // A term the Swift face cannot translate (a type of the caller's own).
+      {QueryRequest::table("t").select({interop::QueryBuilding::unsupported("Own is not a selection")}),
+       "Own is not a selection"},
+      {QueryRequest::table("t").order({interop::QueryBuilding::unsupported("Own is not an ordering")}),
+       "Own is not an ordering"},
   };
   for (const auto& [request, part] : cases) {
     const Rendered rendered = render(db, request);

@@ -135,6 +135,25 @@ struct QueryInterfaceRequestTests {
     #expect(try Table("codes").filter(key: "B").fetchOne(db)?["code"] == "a")
   }
 
+  /// A selection and an ordering type of the caller's own, which the core
+  /// cannot render.
+  struct OwnTerm: SQLSelectable, SQLOrderingTerm {}
+
+  @Test("a selection or ordering of a type the query interface does not know throws .misuse naming it")
+  func unknownTermsAreMisuse() throws {
+    let db = try library()
+    for request in [Book.select(OwnTerm()), Book.order(OwnTerm())] {
+      #expect {
+        try request.fetchAll(db)
+      } throws: { error in
+        (error as? DatabaseError)?.resultCode == .misuse
+          && (error as? DatabaseError)?.message.contains("OwnTerm is not") == true
+      }
+      #expect(throws: DatabaseError.self) { try request.makeSQL(db) }
+    }
+    #expect(try Book.fetchCount(db) == 4)
+  }
+
   @Test("fetchCount, deleteAll and updateAll act on what the request selects")
   func countDeleteUpdate() throws {
     let db = try library()

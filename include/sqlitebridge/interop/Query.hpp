@@ -67,6 +67,10 @@ struct SQLITEBRIDGE_API QueryBuilding {
   static Expression allColumns() noexcept;
   /// NULL (renders as the keyword).
   static Expression null() noexcept;
+  /// A term the core cannot render (a Swift type conforming to a query
+  /// protocol the face does not know): rendering a request that holds it
+  /// fails with SQLITE_MISUSE and `why`.
+  static Expression unsupported(const std::string& why) noexcept;
   /// A bound integer.
   static Expression integer(std::int64_t value) noexcept;
   /// A bound real.
