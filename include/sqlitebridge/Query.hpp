@@ -310,6 +310,15 @@ class SQLITEBRIDGE_API Association {
   Association order(std::vector<Expression> orderings) const noexcept;
   /// The destination's selected columns (default: all of them).
   Association select(std::vector<Expression> selection) const noexcept;
+  /// Joins `nested`, an association of this one's destination, with it
+  /// (`kind`: IncludingRequired, IncludingOptional, JoiningRequired or
+  /// JoiningOptional): `Association::belongsTo("authors").including(
+  /// Association::belongsTo("countries"), IncludeKind::IncludingOptional)`.
+  /// A selected nested association's columns follow its parent's; its
+  /// `ScopeSpan::parent` names the parent's span. Rendering fails with
+  /// SQLITE_MISUSE for IncludingAll (a prefetch of a joined association is
+  /// not supported) and for an association included under a prefetched one.
+  Association including(const Association& nested, IncludeKind kind) const noexcept;
 
   /// `(SELECT COUNT(*) FROM destination WHERE <key matches> AND <filters>)`
   /// for the row of the request's table: usable in `annotated`, `filter`
@@ -341,6 +350,10 @@ struct ScopeSpan {
   int start = 0;
   /// Its number of columns.
   int count = 0;
+  /// The span of the selected association this one was included with
+  /// (`Association::including`), an index into the same list; -1 for an
+  /// association of the request itself (or of one only joined).
+  int parent = -1;
 };
 
 /// A SELECT over one table, built from typed pieces: each call returns a new

@@ -26,6 +26,19 @@ public protocol Association: Sendable {
 /// share it).
 public struct AssociationCore: @unchecked Sendable {
   let core: sqlitebridge.Association
+  /// Whether an association included with it selects columns (a request
+  /// that only joins it still has scopes then).
+  let selectsNested: Bool
+
+  init(core: sqlitebridge.Association, selectsNested: Bool = false) {
+    self.core = core
+    self.selectsNested = selectsNested
+  }
+
+  /// `core`, with what this one includes.
+  func with(_ core: sqlitebridge.Association) -> AssociationCore {
+    AssociationCore(core: core, selectsNested: selectsNested)
+  }
 }
 
 /// The columns of a foreign key, for an association the schema does not
@@ -77,32 +90,68 @@ extension Association {
 
   /// The same association under `key`.
   public func forKey(_ key: String) -> Self {
-    Self(associationCore: AssociationCore(core: associationCore.core.forKey(std.string(key))))
+    Self(associationCore: associationCore.with(associationCore.core.forKey(std.string(key))))
   }
 
   /// The same association whose table is called `alias` in the SQL.
   public func aliased(_ alias: TableAlias) -> Self {
-    Self(associationCore: AssociationCore(core: associationCore.core.aliased(std.string(alias.name))))
+    Self(associationCore: associationCore.with(associationCore.core.aliased(std.string(alias.name))))
   }
 
   /// Keeps the destination rows where `predicate` holds (in the JOIN's ON
   /// clause: an optional association keeps its origin rows). Columns refer
   /// to the destination.
   public func filter(_ predicate: some SQLExpressible) -> Self {
-    Self(associationCore: AssociationCore(core: associationCore.core.filter(predicate.sqlExpression.core)))
+    Self(associationCore: associationCore.with(associationCore.core.filter(predicate.sqlExpression.core)))
   }
 
   /// Orders the destination's rows (after the request's own orderings;
   /// prefetched rows by these alone).
   public func order(_ orderings: any SQLOrderingTerm...) -> Self {
     let list = QueryInterfaceRequest<Row>.list(orderings.map(\.orderingCore))
-    return Self(associationCore: AssociationCore(core: associationCore.core.order(list)))
+    return Self(associationCore: associationCore.with(associationCore.core.order(list)))
   }
 
   /// The destination's selected columns (default: all).
   public func select(_ selection: any SQLSelectable...) -> Self {
     let list = QueryInterfaceRequest<Row>.list(selection.map(\.selectionCore))
-    return Self(associationCore: AssociationCore(core: associationCore.core.select(list)))
+    return Self(associationCore: associationCore.with(associationCore.core.select(list)))
+  }
+
+  // MARK: Associations of the destination
+
+  /// Joins `association` (of this one's destination) with it, INNER JOIN,
+  /// and selects its columns after this one's, as the scope
+  /// `association.key` of this one's scope (`row.scopes["book"]?.scopes["author"]`;
+  /// a `Decodable` record's nested property): `Review.including(required:
+  /// Review.book.including(required: Book.author))`. Under an association
+  /// only joined, the scope is the request row's own.
+  public func including<A: Association>(required association: A) -> Self where A.Origin == Destination {
+    nesting(association, .IncludingRequired, selects: true)
+  }
+
+  /// `including(required:)` with a LEFT JOIN: rows without a match are kept
+  /// (the scope is absent; an optional property is nil).
+  public func including<A: Association>(optional association: A) -> Self where A.Origin == Destination {
+    nesting(association, .IncludingOptional, selects: true)
+  }
+
+  /// Joins `association` (INNER JOIN) with this one without selecting it:
+  /// a filter on the associated table.
+  public func joining<A: Association>(required association: A) -> Self where A.Origin == Destination {
+    nesting(association, .JoiningRequired, selects: false)
+  }
+
+  /// Joins `association` (LEFT JOIN) with this one without selecting it.
+  public func joining<A: Association>(optional association: A) -> Self where A.Origin == Destination {
+    nesting(association, .JoiningOptional, selects: false)
+  }
+
+  private func nesting<A: Association>(_ association: A, _ kind: sqlitebridge.IncludeKind, selects: Bool) -> Self {
+    Self(
+      associationCore: AssociationCore(
+        core: associationCore.core.including(association.associationCore.core, kind),
+        selectsNested: associationCore.selectsNested || selects || association.associationCore.selectsNested))
   }
 }
 

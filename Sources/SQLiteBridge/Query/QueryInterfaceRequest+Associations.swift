@@ -27,7 +27,9 @@ extension QueryInterfaceRequest {
       guard Building.scopes(&db.core, core, &list) else { throw db.lastError }
       for index in 0..<list.size() {
         let span = list[index]
-        spans.append(RowScoping.Span(key: String(span.key), start: Int(span.start), count: Int(span.count)))
+        spans.append(
+          RowScoping.Span(
+            key: String(span.key), start: Int(span.start), count: Int(span.count), parent: Int(span.parent)))
       }
     }
     return RowScoping(spans: spans, prefetchKeys: prefetches.map(\.key))
@@ -74,6 +76,7 @@ extension QueryInterfaceRequest {
       let hidden = groups.reduce(0) { $0 + $1.keyColumns.filter { Building.isAddedKeyColumn(std.string($0)) }.count }
       let columns = hidden == 0 ? all : ColumnTable(names: Array(all.names.dropLast(hidden)))
       columns.scoping = scoping
+      scoping.names = columns.names
       let row = RowView(statement: UnsafePointer(pointer), columns: columns)
       let keyIndexes = try groups.map { group in
         try group.keyColumns.map { name in

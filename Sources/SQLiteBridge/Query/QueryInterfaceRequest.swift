@@ -195,12 +195,16 @@ public struct QueryInterfaceRequest<RowDecoder>: @unchecked Sendable {
   /// Joins `association` (INNER JOIN) without selecting it: a filter on the
   /// associated table.
   public func joining<A: Association>(required association: A) -> Self where A.Origin == RowDecoder {
-    with(core.including(association.associationCore.core, .JoiningRequired))
+    Self(
+      core: core.including(association.associationCore.core, .JoiningRequired),
+      scoped: scoped || association.associationCore.selectsNested, prefetches: prefetches)
   }
 
   /// Joins `association` (LEFT JOIN) without selecting it.
   public func joining<A: Association>(optional association: A) -> Self where A.Origin == RowDecoder {
-    with(core.including(association.associationCore.core, .JoiningOptional))
+    Self(
+      core: core.including(association.associationCore.core, .JoiningOptional),
+      scoped: scoped || association.associationCore.selectsNested, prefetches: prefetches)
   }
 
   static func list(_ expressions: [sqlitebridge.Expression]) -> sqlitebridge.interop.ExpressionList {

@@ -5,14 +5,19 @@ import SQLiteBridgeCore
 /// the row being read. One per fetch; rows of the fetch share it.
 @usableFromInline
 final class RowScoping {
-  /// One included association's columns in the row.
+  /// One included association's columns in the row (`start`: the
+  /// statement's column), and the span it was included under (an index
+  /// into `spans`; -1: the request's own row).
   struct Span {
     let key: String
     let start: Int
     let count: Int
+    let parent: Int
   }
 
   let spans: [Span]
+  /// The names of the row's columns (set when the first row is read).
+  var names: [String] = []
   /// The prefetched rows of the current row, by association key.
   var prefetchedRows: [String: [Row]] = [:]
   /// The same rows decoded as the association's destination type (when it
@@ -26,33 +31,44 @@ final class RowScoping {
     self.prefetchKeys = prefetchKeys
   }
 
-  func span(named key: String) -> Span? { spans.first { $0.key == key } }
+  /// The index of the span `key` included under the span `parent` (-1: the
+  /// request's row).
+  func span(named key: String, under parent: Int) -> Int? {
+    spans.indices.first { spans[$0].parent == parent && spans[$0].key == key }
+  }
 
-  /// The column table of `span`'s columns (made once per scope and fetch).
-  func columnTable(_ span: Span, names: [String]) -> ColumnTable {
-    if let table = tables[span.key] { return table }
+  /// The column table of span `index`'s columns, scoped by this scoping at
+  /// that span (made once per span and fetch).
+  func columnTable(_ index: Int) -> ColumnTable {
+    if let table = tables[index] { return table }
+    let span = spans[index]
     let table = ColumnTable(names: Array(names[span.start..<span.start + span.count]))
-    tables[span.key] = table
+    table.scoping = self
+    table.spanIndex = index
+    tables[index] = table
     return table
   }
-  private var tables: [String: ColumnTable] = [:]
+  private var tables: [Int: ColumnTable] = [:]
 
   /// Whether `span` found nothing in the current row of `statement` (whose
   /// column `offset` is the row's first): every one of its columns is NULL,
   /// as an optional association that matched no row leaves them. The one
   /// test `scopes`, `RowView.scope(_:)` and the `Decodable` decoder apply.
-  static func isEmpty(_ span: Span, in statement: UnsafePointer<sqlitebridge.Statement>, offset: Int32 = 0) -> Bool {
-    let start = offset &+ Int32(span.start)
+  static func isEmpty(_ span: Span, in statement: UnsafePointer<sqlitebridge.Statement>) -> Bool {
+    let start = Int32(span.start)
     return (0..<Int32(span.count)).allSatisfy { statement.pointee.column(start &+ $0).type == .Null }
   }
 
-  /// The scopes of the current row of `statement` (named by `names`), each
-  /// a copied `Row`; a scope that found nothing (`isEmpty`) is left out.
-  func scopes(_ statement: UnsafePointer<sqlitebridge.Statement>, names: [String]) -> [String: Row] {
+  /// The scopes included under span `parent` (-1: the request's row) in the
+  /// current row of `statement`, each a copied `Row` with its own scopes; a
+  /// scope that found nothing (`isEmpty`) is left out.
+  func scopes(_ statement: UnsafePointer<sqlitebridge.Statement>, under parent: Int) -> [String: Row] {
     var result: [String: Row] = [:]
-    for span in spans where !Self.isEmpty(span, in: statement) {
+    for (index, span) in spans.enumerated() where span.parent == parent && !Self.isEmpty(span, in: statement) {
       let values = (span.start..<span.start + span.count).map { DatabaseValue(statement.pointee.column(Int32($0))) }
-      result[span.key] = Row(columnNames: Array(names[span.start..<span.start + span.count]), values: values)
+      var row = Row(columnNames: Array(names[span.start..<span.start + span.count]), values: values)
+      row.scopes = scopes(statement, under: index)
+      result[span.key] = row
     }
     return result
   }
@@ -66,7 +82,7 @@ extension RowView {
   /// Empty for a row of a request without associations.
   public var scopes: [String: Row] {
     guard let scoping else { return [:] }
-    return scoping.scopes(statement, names: columns.names)
+    return scoping.scopes(statement, under: columns.spanIndex)
   }
 
   /// The columns of the included association `key`, as a view of the same
@@ -75,13 +91,15 @@ extension RowView {
   /// the request included no association under `key`, or when an optional
   /// one found nothing (every column NULL). Valid as long as this view.
   public func scope(_ key: String) -> RowView? {
-    guard offset == 0, let scoping, let span = scoping.span(named: key) else { return nil }
+    guard let scoping, let index = scoping.span(named: key, under: columns.spanIndex) else { return nil }
+    let span = scoping.spans[index]
     if RowScoping.isEmpty(span, in: statement) { return nil }
-    return RowView(
-      statement: statement, columns: scoping.columnTable(span, names: columns.names), offset: Int32(span.start))
+    return RowView(statement: statement, columns: scoping.columnTable(index), offset: Int32(span.start))
   }
 
   /// The rows each `including(all:)` association prefetched for this row,
-  /// by key (an empty array for a row that has none).
-  public var prefetchedRows: [String: [Row]] { scoping?.prefetchedRows ?? [:] }
+  /// by key (an empty array for a row that has none, and for a scope's view).
+  public var prefetchedRows: [String: [Row]] {
+    columns.spanIndex < 0 ? scoping?.prefetchedRows ?? [:] : [:]
+  }
 }

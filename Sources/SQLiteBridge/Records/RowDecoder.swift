@@ -75,6 +75,9 @@ package final class RowDecodingContext {
   /// The scopes and prefetched rows of a request with associations (nil
   /// otherwise, and inside a scope).
   let scoping: RowScoping?
+  /// The span of `scoping` this context decodes (a scope), -1 for the
+  /// request's row.
+  let spanIndex: Int
   /// Where this context's columns start in the statement's row (0, or a
   /// scope's first column).
   private let columnOffset: Int32
@@ -94,8 +97,8 @@ package final class RowDecodingContext {
   ) {
     self.init(
       statement: row.statement, heldRows: nil, heldSQL: "", columnNames: row.columns.names, columnTable: row.columns,
-      keyDecoding: keyDecoding, decoding: type, record: record, scoping: row.offset == 0 ? row.scoping : nil,
-      columnOffset: row.offset)
+      keyDecoding: keyDecoding, decoding: type, record: record, scoping: row.scoping,
+      spanIndex: row.columns.spanIndex, columnOffset: row.offset)
   }
 
   /// A context decoding the rows of `rows` (named `columnNames`, the result
@@ -113,9 +116,11 @@ package final class RowDecodingContext {
   private init<T>(
     statement: UnsafePointer<sqlitebridge.Statement>?, heldRows: UnsafePointer<sqlitebridge.interop.RowList>?,
     heldSQL: String, columnNames: [String], columnTable: ColumnTable?, keyDecoding: KeyDecodingStrategy,
-    decoding type: T.Type, record: (any FetchableRecord.Type)?, scoping: RowScoping? = nil, columnOffset: Int32 = 0
+    decoding type: T.Type, record: (any FetchableRecord.Type)?, scoping: RowScoping? = nil, spanIndex: Int = -1,
+    columnOffset: Int32 = 0
   ) {
     self.scoping = scoping
+    self.spanIndex = spanIndex
     self.columnOffset = columnOffset
     self.statement = statement
     self.heldRows = heldRows
@@ -347,17 +352,18 @@ package final class RowDecodingContext {
   func scoped<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T?? {
     guard let scoping, let statement else { return nil }
     let name = key.stringValue
-    if let span = scoping.span(named: name) {
-      if RowScoping.isEmpty(span, in: statement, offset: columnOffset) { return .some(nil) }
-      let offset = columnOffset &+ Int32(span.start)
-      let names = Array(columnNames[span.start..<span.start + span.count])
+    if let index = scoping.span(named: name, under: spanIndex) {
+      let span = scoping.spans[index]
+      if RowScoping.isEmpty(span, in: statement) { return .some(nil) }
+      let names = Array(scoping.names[span.start..<span.start + span.count])
       let child = RowDecodingContext(
         statement: statement, heldRows: nil, heldSQL: "", columnNames: names, columnTable: nil,
-        keyDecoding: keyDecoding, decoding: type, record: type as? any FetchableRecord.Type, columnOffset: offset)
+        keyDecoding: keyDecoding, decoding: type, record: type as? any FetchableRecord.Type, scoping: scoping,
+        spanIndex: index, columnOffset: Int32(span.start))
       defer { withExtendedLifetime(child) { child.endQuery() } }
       return .some(try child.decodeRow(type))
     }
-    guard scoping.prefetchKeys.contains(name) else { return nil }
+    guard spanIndex < 0, scoping.prefetchKeys.contains(name) else { return nil }
     let values = scoping.prefetchedValues[name] ?? []
     if let typed = values as? T { return .some(typed) }
     let context = DecodingError.Context(

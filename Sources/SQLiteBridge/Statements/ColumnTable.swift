@@ -24,6 +24,9 @@ package final class ColumnTable {
   /// Kept here rather than in `RowView`, which stays three words (passed in
   /// registers to every `init(row:)`).
   @usableFromInline var scoping: RowScoping?
+  /// The span of `scoping` this table's columns are (a scope's view), -1
+  /// for the request's row.
+  var spanIndex = -1
 
   convenience init(_ statement: borrowing sqlitebridge.Statement) {
     self.init(names: (0..<statement.columnCount()).map { String(statement.columnName($0)) })

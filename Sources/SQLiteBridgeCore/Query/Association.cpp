@@ -79,6 +79,10 @@ Association Association::select(std::vector<Expression> selection) const noexcep
   return changed(*state_, [&](AssociationState& s) { s.selection = std::move(selection); });
 }
 
+Association Association::including(const Association& nested, IncludeKind kind) const noexcept {
+  return changed(*state_, [&](AssociationState& s) { s.includes.push_back(IncludeSpec{nested.state_, kind}); });
+}
+
 Expression Association::count() const noexcept { return aggregate(NodeKind::AssociationCount, state_); }
 
 Expression Association::isEmpty() const noexcept { return aggregate(NodeKind::AssociationIsEmpty, state_); }

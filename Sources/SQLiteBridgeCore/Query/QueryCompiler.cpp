@@ -183,6 +183,13 @@ struct Scope {
   const IncludeSpec* include = nullptr;
   std::string alias;
   JoinColumns columns;
+  /// The table it joins to, under its name in the SQL: the request's own,
+  /// or the destination of the association it was included with.
+  std::string parentTable;
+  std::string parentAlias;
+  /// That association's scope (an index into the scopes, which come parent
+  /// first), -1 for the request's own.
+  int parent = -1;
 
   const AssociationState& association() const { return *include->association; }
   bool joined() const { return include->kind != IncludeKind::IncludingAll; }
@@ -222,52 +229,7 @@ class Renderer {
   // Names every association's table and resolves its columns; first.
   bool prepare() {
     std::vector<std::string> taken{state_.table};
-    std::vector<std::string> keys;
-    const auto isTaken = [&](const std::string& name) {
-      for (const std::string& used : taken) {
-        if (sameIdentifier(used, name)) return true;
-      }
-      return false;
-    };
-    for (const IncludeSpec& include : state_.includes) {
-      const AssociationState& a = *include.association;
-      if (!a.hasTable)
-        return fail(SQLITE_MISUSE, "an association of " + quoteIdentifier(state_.table) + " has no table");
-      const std::string key = a.key ? *a.key : a.table;
-      for (const std::string& used : keys) {
-        if (sameIdentifier(used, key)) {
-          return fail(SQLITE_MISUSE,
-                      a.eitherWay ? quoteIdentifier(a.table) + " is joined twice to " + quoteIdentifier(state_.table)
-                                  : "two associations of " + quoteIdentifier(state_.table) + " have the key " +
-                                        quoteIdentifier(key));
-        }
-      }
-      keys.push_back(key);
-      if (a.eitherWay && sameIdentifier(a.table, state_.table)) {
-        return fail(SQLITE_MISUSE, "cannot join " + quoteIdentifier(a.table) +
-                                       " to itself with joining(): use an association with a key");
-      }
-      if (include.kind == IncludeKind::IncludingAll && (a.eitherWay || a.kind != AssociationKind::HasMany)) {
-        return fail(SQLITE_MISUSE, "including(all:) of " + quoteIdentifier(a.table) + " from " +
-                                       quoteIdentifier(state_.table) + " needs a hasMany association");
-      }
-      Scope scope;
-      scope.include = &include;
-      if (a.alias) {
-        if (isTaken(*a.alias)) {
-          return fail(SQLITE_MISUSE, "the alias " + quoteIdentifier(*a.alias) + " names two tables of the request");
-        }
-        scope.alias = *a.alias;
-      } else if (!isTaken(a.table)) {
-        scope.alias = a.table;
-      } else {
-        scope.alias = key;
-        for (int n = 2; isTaken(scope.alias); ++n) scope.alias = key + std::to_string(n);
-      }
-      if (include.kind != IncludeKind::IncludingAll) taken.push_back(scope.alias);
-      if (!resolve(a, state_.table, scope.columns)) return false;
-      scopes_.push_back(std::move(scope));
-    }
+    if (!prepareIncludes(state_.includes, state_.table, state_.table, -1, taken)) return false;
     // Columns are qualified once another table is in the FROM clause.
     qualify_ = false;
     for (const Scope& scope : scopes_) qualify_ = qualify_ || scope.joined();
@@ -372,12 +334,21 @@ class Renderer {
     int own = 0;
     if (!selectionWidth(state_.selection, state_.table, own)) return false;
     column = own + static_cast<int>(state_.annotations.size());
-    for (const Scope& scope : scopes_) {
+    // Each scope's span, or -1 when it is not selected.
+    std::vector<int> spanOf(scopes_.size(), -1);
+    for (std::size_t i = 0; i < scopes_.size(); ++i) {
+      const Scope& scope = scopes_[i];
       if (!scope.selected()) continue;
       int width = 0;
       if (!selectionWidth(scope.association().selection, scope.association().table, width)) return false;
-      out.push_back(
-          ScopeSpan{scope.association().key ? *scope.association().key : scope.association().table, column, width});
+      // The nearest selected scope it was included under.
+      int parent = -1;
+      for (int p = scope.parent; p >= 0 && parent < 0; p = scopes_[static_cast<std::size_t>(p)].parent) {
+        parent = spanOf[static_cast<std::size_t>(p)];
+      }
+      spanOf[i] = static_cast<int>(out.size());
+      out.push_back(ScopeSpan{scope.association().key ? *scope.association().key : scope.association().table, column,
+                              width, parent});
       column += width;
     }
     return true;
@@ -494,6 +465,74 @@ class Renderer {
       all.push_back(std::move(keys));
     }
     return all;
+  }
+
+  // The scopes of `includes`, joined to `parentTable` (called
+  // `parentAlias`; `parent`: its scope, -1 for the request), each followed
+  // by its own includes'; names taken by a table of the request in `taken`.
+  bool prepareIncludes(const std::vector<IncludeSpec>& includes, const std::string& parentTable,
+                       const std::string& parentAlias, int parent, std::vector<std::string>& taken) {
+    std::vector<std::string> keys;
+    const auto isTaken = [&](const std::string& name) {
+      for (const std::string& used : taken) {
+        if (sameIdentifier(used, name)) return true;
+      }
+      return false;
+    };
+    for (const IncludeSpec& include : includes) {
+      const AssociationState& a = *include.association;
+      if (!a.hasTable)
+        return fail(SQLITE_MISUSE, "an association of " + quoteIdentifier(parentTable) + " has no table");
+      const std::string key = a.key ? *a.key : a.table;
+      for (const std::string& used : keys) {
+        if (sameIdentifier(used, key)) {
+          return fail(SQLITE_MISUSE,
+                      a.eitherWay ? quoteIdentifier(a.table) + " is joined twice to " + quoteIdentifier(parentTable)
+                                  : "two associations of " + quoteIdentifier(parentTable) + " have the key " +
+                                        quoteIdentifier(key));
+        }
+      }
+      keys.push_back(key);
+      if (a.eitherWay && sameIdentifier(a.table, parentTable)) {
+        return fail(SQLITE_MISUSE, "cannot join " + quoteIdentifier(a.table) +
+                                       " to itself with joining(): use an association with a key");
+      }
+      if (include.kind == IncludeKind::IncludingAll && (a.eitherWay || a.kind != AssociationKind::HasMany)) {
+        return fail(SQLITE_MISUSE, "including(all:) of " + quoteIdentifier(a.table) + " from " +
+                                       quoteIdentifier(parentTable) + " needs a hasMany association");
+      }
+      if (include.kind == IncludeKind::IncludingAll && parent >= 0) {
+        return fail(SQLITE_MISUSE, "including(all:) of " + quoteIdentifier(a.table) + " inside the association of " +
+                                       quoteIdentifier(parentTable) + " is not supported (only a request's own)");
+      }
+      if (include.kind == IncludeKind::IncludingAll && !a.includes.empty()) {
+        return fail(SQLITE_MISUSE,
+                    "an association included with the prefetched " + quoteIdentifier(a.table) + " is not supported");
+      }
+      Scope scope;
+      scope.include = &include;
+      scope.parentTable = parentTable;
+      scope.parentAlias = parentAlias;
+      scope.parent = parent;
+      if (a.alias) {
+        if (isTaken(*a.alias)) {
+          return fail(SQLITE_MISUSE, "the alias " + quoteIdentifier(*a.alias) + " names two tables of the request");
+        }
+        scope.alias = *a.alias;
+      } else if (!isTaken(a.table)) {
+        scope.alias = a.table;
+      } else {
+        scope.alias = key;
+        for (int n = 2; isTaken(scope.alias); ++n) scope.alias = key + std::to_string(n);
+      }
+      if (include.kind != IncludeKind::IncludingAll) taken.push_back(scope.alias);
+      if (!resolve(a, parentTable, scope.columns)) return false;
+      const std::string alias = scope.alias;
+      scopes_.push_back(std::move(scope));
+      const int index = static_cast<int>(scopes_.size()) - 1;
+      if (!prepareIncludes(a.includes, a.table, alias, index, taken)) return false;
+    }
+    return true;
   }
 
   // Runs `body` with columns referring to `table` under `alias`.
@@ -700,7 +739,7 @@ class Renderer {
       for (std::size_t k = 0; k < scope.columns.origin.size(); ++k) {
         if (k > 0) out_.sql(" AND ");
         out_.identifier(scope.alias).sql(".").identifier(scope.columns.destination[k]);
-        out_.sql(" = ").identifier(state_.table).sql(".").identifier(scope.columns.origin[k]);
+        out_.sql(" = ").identifier(scope.parentAlias).sql(".").identifier(scope.columns.origin[k]);
       }
       for (const Expression& filter : a.filters) {
         out_.sql(" AND ");

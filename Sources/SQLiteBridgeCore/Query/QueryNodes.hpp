@@ -95,6 +95,8 @@ struct ExpressionNode {
   std::shared_ptr<const QueryState> origin;
 };
 
+struct IncludeSpec;
+
 /// An association's state (immutable once built, shared by copies).
 struct AssociationState {
   AssociationKind kind = AssociationKind::BelongsTo;
@@ -110,6 +112,8 @@ struct AssociationState {
   std::vector<Expression> filters;
   std::vector<Expression> orderings;
   std::vector<Expression> selection;
+  /// Associations of the destination joined with it (Association::including).
+  std::vector<IncludeSpec> includes;
 };
 
 /// One `including` (or `joining`) call.

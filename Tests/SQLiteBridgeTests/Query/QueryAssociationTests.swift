@@ -105,6 +105,26 @@ struct QueryAssociationTests {
     }
   }
 
+  /// A book with its author and the author's profile (nested scopes).
+  struct BookWithAuthorProfile: Decodable, FetchableRecord {
+    struct AuthorWithProfile: Decodable {
+      var name: String
+      var profile: Profile?
+    }
+    var title: String
+    var author: AuthorWithProfile
+  }
+
+  /// The same nested scope read by hand, from the author's scope's view.
+  struct HandBook: FetchableRecord {
+    var title: String
+    var bio: String?
+    init(row: RowView) throws {
+      title = try row.get("title", as: String.self)
+      bio = try row.scope("author")?.scope("profile").map { try $0.get("bio", as: String.self) }
+    }
+  }
+
   func library() throws -> Database {
     let db = try Database(path: ":memory:")
     try db.executeScript(
@@ -222,6 +242,31 @@ struct QueryAssociationTests {
       (error as? DatabaseError)?.resultCode == .misuse
         && (error as? DatabaseError)?.message.contains("needs a hasMany") == true
     }
+  }
+
+  @Test("an association's own associations nest: their scopes are their parent's, in rows and in records")
+  func nestedAssociations() throws {
+    let db = try library()
+    let request = Book.including(required: Book.author.including(optional: Author.profile)).order(Column("id"))
+    #expect(
+      try request.makeSQL(db).sql
+        == #"SELECT "books".*, "authors".*, "profiles".* FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId" LEFT JOIN "profiles" ON "profiles"."authorId" = "authors"."id" ORDER BY "books"."id""#
+    )
+    let rows = try request.asRequest(of: Row.self).fetchAll(db)
+    #expect(rows.map { $0.scopes.keys.sorted() } == [["author"], ["author"], ["author"]])
+    #expect(rows.map { $0.scopes["author"]?["name"] } == ["Ann", "Ann", "Bob"])
+    #expect(rows.map { $0.scopes["author"]?.scopes["profile"]?["bio"] } == [nil, nil, "Bob's bio"])
+    let books = try request.asRequest(of: BookWithAuthorProfile.self).fetchAll(db)
+    #expect(books.map(\.author.name) == ["Ann", "Ann", "Bob"])
+    #expect(books.map { $0.author.profile?.bio } == [nil, nil, "Bob's bio"])
+    #expect(try request.asRequest(of: HandBook.self).fetchAll(db).map(\.bio) == [nil, nil, "Bob's bio"])
+    // Under an association only joined, the nested scope is the row's own.
+    let joined = try Book.joining(
+      required: Book.author.filter(Column("country") == "US").including(required: Author.profile)
+    ).asRequest(of: Row.self).fetchAll(db)
+    #expect(joined.map { $0["title"] } == ["B1"])
+    #expect(joined.map { $0.scopes["profile"]?["bio"] } == ["Bob's bio"])
+    #expect(joined.first?.columnNames == ["id", "title", "year", "authorId", "id", "authorId", "bio"])
   }
 
   @Test("counts annotate, filter and HAVING; isEmpty")
