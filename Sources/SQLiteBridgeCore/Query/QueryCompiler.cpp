@@ -4,6 +4,7 @@
 // parenthesized by SQLite's precedence so that the text means the tree.
 #include "QueryCompiler.hpp"
 
+#include "JoinColumns.hpp"
 #include "PrimaryKeyCache.hpp"
 
 #include <cstddef>
@@ -169,13 +170,6 @@ int precedence(const ExpressionNode& node) noexcept {
   }
   return kTop;
 }
-
-// The columns a join matches: `origin` in the table the association starts
-// from, `destination` in the joined one (pairwise equal).
-struct JoinColumns {
-  std::vector<std::string> origin;
-  std::vector<std::string> destination;
-};
 
 // One association of the request, as rendered: its include, the name its
 // table takes in the SQL, and the columns that join it.
@@ -749,65 +743,9 @@ class Renderer {
     return true;
   }
 
-  // The columns that join `a` to `originTable`: the caller's, or the one
-  // foreign key the schema declares in the association's direction (either
-  // way round for a plain join).
+  // The columns that join `a` to `originTable` (JoinColumns.hpp).
   bool resolve(const AssociationState& a, const std::string& originTable, JoinColumns& columns) {
-    const std::string between = quoteIdentifier(originTable) + " and " + quoteIdentifier(a.table);
-    const bool childIsOrigin = a.eitherWay || a.kind == AssociationKind::BelongsTo;
-    if (a.foreignKey) {
-      // For an association, `origin` names the child's columns; for a plain
-      // join, the request's.
-      std::vector<std::string> child = a.foreignKey->origin;
-      std::vector<std::string> parent = a.foreignKey->destination;
-      const std::string& childTable = childIsOrigin ? originTable : a.table;
-      const std::string& parentTable = childIsOrigin ? a.table : originTable;
-      if (child.empty()) {
-        return fail(SQLITE_MISUSE, "the join of " + between + " names no column of " + quoteIdentifier(childTable));
-      }
-      if (parent.empty() && !cachedPrimaryKey(db_, parentTable, parent)) return schemaFailure();
-      if (child.size() != parent.size()) {
-        return fail(SQLITE_MISUSE, "the join of " + between + " pairs " + std::to_string(child.size()) +
-                                       " column(s) of " + quoteIdentifier(childTable) + " with " +
-                                       std::to_string(parent.size()) + " of " + quoteIdentifier(parentTable));
-      }
-      columns = childIsOrigin ? JoinColumns{child, parent} : JoinColumns{parent, child};
-      return true;
-    }
-    std::vector<JoinColumns> found;
-    if (a.eitherWay || a.kind == AssociationKind::BelongsTo) {
-      std::vector<ForeignKeyInfo> outgoing;
-      if (!db_.foreignKeys(originTable, outgoing)) return schemaFailure();
-      for (const ForeignKeyInfo& key : outgoing) {
-        if (!sameIdentifier(key.destinationTable, a.table)) continue;
-        JoinColumns candidate{key.columns, key.destinationColumns};
-        if (candidate.destination.empty() && !cachedPrimaryKey(db_, a.table, candidate.destination))
-          return schemaFailure();
-        found.push_back(std::move(candidate));
-      }
-    }
-    if (a.eitherWay || a.kind != AssociationKind::BelongsTo) {
-      std::vector<ForeignKeyInfo> incoming;
-      if (!db_.foreignKeys(a.table, incoming)) return schemaFailure();
-      for (const ForeignKeyInfo& key : incoming) {
-        if (!sameIdentifier(key.destinationTable, originTable)) continue;
-        JoinColumns candidate{key.destinationColumns, key.columns};
-        if (candidate.origin.empty() && !cachedPrimaryKey(db_, originTable, candidate.origin)) return schemaFailure();
-        found.push_back(std::move(candidate));
-      }
-    }
-    if (found.empty()) {
-      return fail(SQLITE_ERROR, "no foreign key joins " + between + ": declare one, or give the columns");
-    }
-    if (found.size() > 1) {
-      return fail(SQLITE_ERROR, std::to_string(found.size()) + " foreign keys join " + between +
-                                    ": give the columns of the one to use");
-    }
-    if (found[0].origin.size() != found[0].destination.size()) {
-      return fail(SQLITE_ERROR, "the foreign key between " + between + " does not pair its columns");
-    }
-    columns = std::move(found[0]);
-    return true;
+    return resolveJoinColumns(db_, a, originTable, columns, error_);
   }
 
   // `(SELECT COUNT(*) …)` or `NOT EXISTS (SELECT 1 …)` of an association's
