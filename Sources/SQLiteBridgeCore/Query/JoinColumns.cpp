@@ -11,17 +11,17 @@
 
 namespace sqlitebridge {
 
-bool resolveJoinColumns(Database& db, const AssociationState& a, const std::string& originTable,
-                      JoinColumns& columns, Error& error) {
-const auto fail = [&](int code, std::string message) {
-  error = Error{code, code, std::move(message), std::string()};
-  return false;
-};
-// A schema lookup failed: its error is already the connection's.
-const auto schemaFailure = [&] {
-  error = db.lastError();
-  return false;
-};
+bool resolveJoinColumns(Database& db, const AssociationState& a, const std::string& originTable, JoinColumns& columns,
+                        Error& error) {
+  const auto fail = [&](int code, std::string message) {
+    error = Error{code, code, std::move(message), std::string()};
+    return false;
+  };
+  // A schema lookup failed: its error is already the connection's.
+  const auto schemaFailure = [&] {
+    error = db.lastError();
+    return false;
+  };
   const std::string between = quoteIdentifier(originTable) + " and " + quoteIdentifier(a.table);
   const bool childIsOrigin = a.eitherWay || a.kind == AssociationKind::BelongsTo;
   if (a.foreignKey) {

@@ -26,7 +26,7 @@ struct JoinColumns {
 /// round for a plain join). Fails, into `error`, with SQLITE_MISUSE for
 /// given columns that do not pair, SQLITE_ERROR naming both tables when no
 /// foreign key, or several, join them, and with the schema lookup's error.
-bool resolveJoinColumns(Database& db, const AssociationState& a, const std::string& originTable,
-                        JoinColumns& columns, Error& error);
+bool resolveJoinColumns(Database& db, const AssociationState& a, const std::string& originTable, JoinColumns& columns,
+                        Error& error);
 
 }  // namespace sqlitebridge
