@@ -65,6 +65,7 @@ extension QueryInterfaceRequest {
     // this statement then share (one snapshot), ended by its release.
     var statement = try lend(db, kind)
     let scoping = try makeScoping(db)
+    defer { scoping.endFetch() }
     let groups = try prefetchAll(db, kind)
     var result: [T] = []
     try withUnsafeMutablePointer(to: &statement) { pointer in

@@ -50,6 +50,10 @@ final class RowScoping {
   }
   private var tables: [Int: ColumnTable] = [:]
 
+  /// Drops the scopes' column tables when the fetch ends: each refers back
+  /// to this scoping (a cycle that would otherwise leak both).
+  func endFetch() { tables.removeAll() }
+
   /// Whether `span` found nothing in the current row of `statement` (whose
   /// column `offset` is the row's first): every one of its columns is NULL,
   /// as an optional association that matched no row leaves them. The one
