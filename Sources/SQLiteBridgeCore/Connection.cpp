@@ -58,6 +58,7 @@ void Connection::close() noexcept {
   // The hooks go first: SQLite forgets them, then they are released, so
   // none is called while closing or after.
   removeAllHooks(*this);
+  sessions.closeAll();
   fetchHold.finalize(*this);
   primaryKeys.finalizeStatements(*this);
   statementCache.clear();

@@ -11,6 +11,7 @@
 #include "Hooks.hpp"
 #include "OpenFiles.hpp"
 #include "PrimaryKeyCache.hpp"
+#include "SessionRegistry.hpp"
 #include "StatementCache.hpp"
 #include "sqlitebridge/Error.hpp"
 #include "sqlitebridge/SQLite.hpp"
@@ -41,6 +42,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// The read transaction a request's fetch shares with its render
   /// (Query/FetchHold.hpp).
   FetchHoldState fetchHold;
+  /// The sessions recording this connection (Changesets/SessionRegistry.hpp),
+  /// deleted by `close` before the handle closes.
+  SessionRegistry sessions;
   /// Statements compiled on this connection so far (to observe the cache).
   std::int64_t preparedCount = 0;
   /// The main database file while open (unknown for in-memory and temporary

@@ -75,6 +75,9 @@ bool Database::isOpen() const noexcept { return connection_ && connection_->db !
 void Database::close() noexcept {
   // As a move does: the shared connection closes with its last owner.
   // Atomic, for `interrupt` from another thread.
+  // Sessions stop at once, even while a lent statement keeps the old
+  // connection alive.
+  if (isOpen()) connection_->sessions.closeAll();
   if (isOpen()) std::atomic_store(&connection_, newConnection());
 }
 

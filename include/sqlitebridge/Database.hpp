@@ -15,6 +15,7 @@
 
 #include "Export.hpp"
 #include "NamedValues.hpp"
+#include "Changeset.hpp"
 #include "RowView.hpp"
 #include "Configuration.hpp"
 #include "DatabaseRegion.hpp"
@@ -940,6 +941,27 @@ class SQLITEBRIDGE_API Database {
   /// SQLITE_NOMEM when out of memory.
   bool notifyChanges(const DatabaseRegion& region) noexcept;
 
+  // MARK: Changesets (Changeset.hpp; Sources/SQLiteBridgeCore/Changesets)
+
+  /// Applies `changeset` (or patchset) in one savepoint: every change made,
+  /// or none. `tables` (`nullopt`: all) names the tables to apply; changes
+  /// to the others are skipped. Each conflict is handed to `onConflict`
+  /// (empty: every conflict aborts; see `ChangesetConflictResolution`).
+  /// On success, `*rebaseData` (when not null) receives what a
+  /// `ChangesetRebaser` needs to rebase a changeset made beside this one.
+  ///
+  /// Fails, with nothing applied: SQLITE_ABORT when the handler answered
+  /// `Abort` (the message names the table and the conflict kind);
+  /// SQLITE_MISUSE when it answered `Replace` for a kind other than Data or
+  /// Conflict (naming the kind), or when the database is closed or inside a
+  /// read-only block; SQLITE_SCHEMA when a table to apply is missing here or
+  /// its columns or primary key differ from the changeset's (SQLite itself
+  /// would skip it silently); the session extension's absence; what a
+  /// statement fails with (SQLITE_BUSY, SQLITE_FULL, ...). Observers are told
+  /// of the changes as of any write (`notifyChanges` of the tables touched).
+  bool apply(const Changeset& changeset, const std::optional<std::vector<std::string>>& tables = std::nullopt,
+             const ChangesetConflictHandler& onConflict = nullptr, std::string* rebaseData = nullptr) noexcept;
+
   /// The underlying connection handle, for calling sqlite3 directly from C++;
   /// null when closed. The `Database` still owns it.
   sqlite3* handle() const noexcept;
@@ -962,6 +984,7 @@ class SQLITEBRIDGE_API Database {
   friend struct ObservationAccess;
   friend struct interop::ObservationAccess;
   friend struct QueryAccess;
+  friend struct ChangesetAccess;
   friend Database detail::unusableDatabase(const Error& reason) noexcept;
   // The two steps of every scoped transaction (inTransaction, inSavepoint,
   // and the Swift facade's through interop): begin one of `kind`, or a

@@ -115,6 +115,7 @@ class SQLITEBRIDGE_API DatabasePool {
   friend struct interop::ConcurrencyTesting;
   friend struct interop::SnapshotAccess;
   friend struct ObservationAccess;
+  friend class UndoHistory;
   std::unique_ptr<ConnectionPool> pool_;
 };
 

@@ -107,6 +107,7 @@ class SQLITEBRIDGE_API DatabaseQueue {
   friend struct interop::ConcurrencyAccess;
   friend struct interop::ConcurrencyTesting;
   friend struct ObservationAccess;
+  friend class UndoHistory;
   std::unique_ptr<ConnectionPool> pool_;
 };
 

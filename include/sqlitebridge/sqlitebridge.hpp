@@ -3,6 +3,7 @@
 #pragma once
 
 #include "SQLite.hpp"
+#include "Changeset.hpp"
 #include "CheckpointMode.hpp"
 #include "ColumnView.hpp"
 #include "Configuration.hpp"

@@ -54,8 +54,8 @@ final class RowScoping {
   /// to this scoping (a cycle that would otherwise leak both).
   func endFetch() { tables.removeAll() }
 
-  /// Whether `span` found nothing in the current row of `statement` (whose
-  /// column `offset` is the row's first): every one of its columns is NULL,
+  /// Whether `span` found nothing in the current row of `statement`: every
+  /// one of its columns is NULL,
   /// as an optional association that matched no row leaves them. The one
   /// test `scopes`, `RowView.scope(_:)` and the `Decodable` decoder apply.
   static func isEmpty(_ span: Span, in statement: UnsafePointer<sqlitebridge.Statement>) -> Bool {

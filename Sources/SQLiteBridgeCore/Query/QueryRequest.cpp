@@ -192,12 +192,7 @@ bool QueryAccess::render(Database& db, const QueryRequest& request, QueryStateme
 
 bool QueryAccess::lendBound(Database& db, const SQL& sql, Statement& out) noexcept {
   const std::string& text = sql.text();
-  if (!db.cachedStatementForArguments(text.data(), text.size(), out)) return false;
-  const std::vector<Value>& arguments = sql.arguments();
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (!out.bind(static_cast<int>(i + 1), arguments[i])) return false;
-  }
-  return true;
+  return db.cachedStatementForArguments(text.data(), text.size(), out) && out.bind(sql.arguments());
 }
 
 bool QueryAccess::lend(Database& db, const QueryRequest& request, QueryStatement statement, Statement& out,

@@ -8,7 +8,8 @@
 // interop headers; Swift tests import it with the explicit submodule
 // SQLiteBridgeCore.Testing, which no source under Sources/ imports.
 // Definitions: Sources/SQLiteBridgeCore/Concurrency/ConcurrencyTesting.cpp,
-// Values/ValueAccess.cpp and Opening/SQLiteMinimum.cpp (the rest is inline).
+// Values/ValueAccess.cpp, Opening/SQLiteMinimum.cpp and
+// Changesets/SessionAPI.cpp (the rest is inline).
 #pragma once
 
 #include <cstddef>
@@ -83,6 +84,14 @@ struct SQLITEBRIDGE_API OpeningTesting {
   /// empty when that version is new enough (3.37.0 or newer). False, with
   /// `message` empty, only when memory ran out.
   static bool sqliteVersionProblem(int versionNumber, std::string& message) noexcept;
+};
+
+/// The changeset API as where SQLite lacks the session extension.
+struct SQLITEBRIDGE_API ChangesetTesting {
+  /// While `hidden`, `sessionExtensionAvailable()` answers false and every
+  /// changeset call fails as it does without the extension (a session
+  /// already made goes on working). For the tests of that failure.
+  static void hideSessionExtension(bool hidden) noexcept;
 };
 
 }  // namespace sqlitebridge::interop

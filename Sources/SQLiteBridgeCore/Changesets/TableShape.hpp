@@ -1,0 +1,36 @@
+// A table's columns as the session extension sees them (PRAGMA table_info:
+// no hidden or generated columns), to refuse what SQLite would silently
+// skip or record nothing of. Internal.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sqlitebridge/Error.hpp"
+
+namespace sqlitebridge {
+
+class Connection;
+
+struct TableShape {
+  /// Whether the table exists (false: the rest is empty).
+  bool exists = false;
+  /// One flag per column, in order: whether it is in the PRIMARY KEY.
+  std::vector<bool> primaryKey;
+  /// Whether any column is in the PRIMARY KEY.
+  bool hasPrimaryKey() const noexcept;
+};
+
+/// The shape of `table` in `schema` of `connection` (open), into `out`.
+/// False with SQLite's error in `*error` when the schema cannot be read.
+bool readTableShape(Connection& connection, const std::string& schema, const std::string& table, TableShape& out,
+                    Error* error) noexcept;
+
+/// Whether a changeset's table, `changesetPrimaryKey` (one flag per
+/// column it holds), can be applied to `shape`: SQLite applies it when the
+/// table exists, has at least as many columns, and the same primary key
+/// columns. Otherwise SQLITE_SCHEMA in `*error`, naming `table` and why.
+bool changesetFitsTable(const std::string& table, const std::vector<bool>& changesetPrimaryKey, const TableShape& shape,
+                        Error* error) noexcept;
+
+}  // namespace sqlitebridge
