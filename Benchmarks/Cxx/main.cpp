@@ -20,7 +20,21 @@
 //   cxx_fetch_all_sql        every row, fetch<KeyedItem>("SELECT * FROM keyed")
 //   cxx_fetch_all_request    every row, fetchAll<KeyedItem>(table("keyed"))
 // then each request paired against its SQL-text twin (…_request_vs_sql:
-// "raw" is the SQL text there, the ratio request/SQL text).
+// "raw" is the SQL text there, the ratio request/SQL text). And changesets
+// (issue 41), on a table keyed(id INTEGER PRIMARY KEY, i0..i9 INT) in a
+// file of its own, rows/4 rows (row r: id = r, i_k = r + k) inserted into it
+// empty:
+//   cxx_session_insert   the inserts in one transaction, each by the variadic
+//                        execute, with a Session attached to the table, plus
+//                        session.changeset() and the session's end ("ours"),
+//                        against the very same inserts through the same
+//                        Database without a session ("raw"): with/without
+//   cxx_apply_changeset  Database::apply of a changeset holding those
+//                        inserts ("ours"), against the same inserts as one
+//                        prepared statement stepped per row in one
+//                        transaction through the raw C API: apply/SQL
+// (neither is drawn in docs/performance.svg: their JSON entries carry a
+// "kind").
 #include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
@@ -533,6 +547,142 @@ Workload cxxInsert(const std::string& directory, long rows, bool variadic) {
   return workload;
 }
 
+// MARK: Changesets (issue 41)
+
+const std::string kCreateKeyed =
+    "CREATE TABLE keyed(id INTEGER PRIMARY KEY, i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, "
+    "i8 INT, i9 INT)";
+const std::string kInsertKeyed =
+    "INSERT INTO keyed(id, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+/// The checksum of the keyed table at `path` read through `raw`: the sum of
+/// i0..i9, -1 unless it holds exactly `rows` rows.
+Check keyedTableCheck(std::shared_ptr<RawConnection> raw, long rows) {
+  return [raw, rows] {
+    sqlite3_stmt* statement = raw->prepare("SELECT count(*), sum(i0+i1+i2+i3+i4+i5+i6+i7+i8+i9) FROM keyed");
+    Finalizer finalizer{statement};
+    if (sqlite3_step(statement) != SQLITE_ROW || sqlite3_column_int64(statement, 0) != rows) return std::int64_t{-1};
+    return static_cast<std::int64_t>(sqlite3_column_int64(statement, 1));
+  };
+}
+
+/// `rows` rows into the keyed table in one transaction, each by the
+/// variadic execute (row r: id = r, i_k = r + k).
+void insertKeyedRows(Database& database, long rows) {
+  if (!database.execute("BEGIN")) throw BenchmarkFailure("BEGIN failed: " + database.error());
+  for (long row = 1; row <= rows; ++row) {
+    const std::int64_t r = row;
+    if (!database.execute(kInsertKeyed, r, r, r + 1, r + 2, r + 3, r + 4, r + 5, r + 6, r + 7, r + 8, r + 9)) {
+      throw BenchmarkFailure("insert failed: " + database.error());
+    }
+  }
+  if (!database.execute("COMMIT")) throw BenchmarkFailure("COMMIT failed: " + database.error());
+}
+
+/// What a session costs (informational): `rows` inserts into an empty
+/// keyed table of its own database file in one transaction, through one
+/// Database. Ours: a Session made and attached to the table first, the
+/// inserts, then `session.changeset()`, then the session's end (all timed
+/// together: recording, taking the changeset, freeing what the session
+/// held). Raw: the very same inserts, no session. The
+/// ratio is with/without. Ours's check also lists the changeset's
+/// operations (one insert per row), after the clock stops.
+Workload cxxSessionInsert(const std::string& directory, long rows) {
+  const std::string path = directory + "/session.db";
+  auto raw = std::make_shared<RawConnection>(path);
+  raw->exec("DROP TABLE IF EXISTS keyed");
+  raw->exec(kCreateKeyed);
+  auto database = std::make_shared<Database>(openOurs(path));
+  const Check check = keyedTableCheck(raw, rows);
+  Workload workload;
+  workload.name = "cxx_session_insert";
+  workload.rows = rows;
+  workload.expected = checksum(rows);
+  workload.prepare = [raw] { raw->exec("DELETE FROM keyed"); };
+  workload.raw = [database, rows, check]() -> Check {
+    insertKeyedRows(*database, rows);
+    return check;
+  };
+  workload.ours = [database, rows, check]() -> Check {
+    auto changes = std::make_shared<sqlitebridge::Changeset>();
+    {
+      sqlitebridge::Session session(*database, "main");
+      sqlitebridge::Error error;
+      if (session.error().isError() || !session.attach("keyed", &error)) {
+        throw BenchmarkFailure("cannot start a session: " + session.error().message + error.message);
+      }
+      insertKeyedRows(*database, rows);
+      if (!session.changeset(*changes, &error)) throw BenchmarkFailure("changeset failed: " + error.message);
+    }
+    return [changes, rows, check] {
+      std::vector<sqlitebridge::ChangesetOperation> operations;
+      if (!changes->operations(operations) || operations.size() != static_cast<std::size_t>(rows)) {
+        return std::int64_t{-1};
+      }
+      for (const sqlitebridge::ChangesetOperation& operation : operations) {
+        if (operation.kind != sqlitebridge::ChangeKind::Insert) return std::int64_t{-1};
+      }
+      return check();
+    };
+  };
+  return workload;
+}
+
+/// Applying a changeset (informational): `rows` inserted rows into an
+/// empty keyed table of its own database file. Ours: Database::apply of a
+/// changeset holding the inserts (recorded once, before anything is timed,
+/// by a session on an in-memory database). Raw: the same inserts through
+/// the raw C API, one statement prepared per run, then bind, step, reset
+/// per row, in one transaction. The ratio is apply/SQL.
+Workload cxxApplyChangeset(const std::string& directory, long rows) {
+  const std::string path = directory + "/apply.db";
+  auto raw = std::make_shared<RawConnection>(path);
+  raw->exec("DROP TABLE IF EXISTS keyed");
+  raw->exec(kCreateKeyed);
+  auto database = std::make_shared<Database>(openOurs(path));
+  auto changes = std::make_shared<sqlitebridge::Changeset>();
+  {
+    Database source = openOurs(":memory:");
+    if (!source.execute(kCreateKeyed)) throw BenchmarkFailure("cannot create the source table: " + source.error());
+    sqlitebridge::Session session(source, "main");
+    sqlitebridge::Error error;
+    if (session.error().isError() || !session.attach("keyed", &error)) {
+      throw BenchmarkFailure("cannot start a session: " + session.error().message + error.message);
+    }
+    insertKeyedRows(source, rows);
+    if (!session.changeset(*changes, &error)) throw BenchmarkFailure("changeset failed: " + error.message);
+  }
+  const Check check = keyedTableCheck(raw, rows);
+  Workload workload;
+  workload.name = "cxx_apply_changeset";
+  workload.rows = rows;
+  workload.expected = checksum(rows);
+  workload.prepare = [raw] { raw->exec("DELETE FROM keyed"); };
+  workload.raw = [raw, rows, check]() -> Check {
+    raw->exec("BEGIN");
+    {
+      sqlite3_stmt* statement = raw->prepare(kInsertKeyed);
+      Finalizer finalizer{statement};
+      for (long row = 1; row <= rows; ++row) {
+        const std::int64_t r = row;
+        sqlite3_bind_int64(statement, 1, r);
+        for (int column = 0; column < kColumns; ++column) sqlite3_bind_int64(statement, column + 2, r + column);
+        if (sqlite3_step(statement) != SQLITE_DONE) {
+          throw BenchmarkFailure(std::string("raw insert failed: ") + sqlite3_errmsg(raw->handle()));
+        }
+        sqlite3_reset(statement);
+      }
+    }
+    raw->exec("COMMIT");
+    return check;
+  };
+  workload.ours = [database, changes, check]() -> Check {
+    if (!database->apply(*changes)) throw BenchmarkFailure("apply failed: " + database->error());
+    return check;
+  };
+  return workload;
+}
+
 // MARK: Command line
 
 struct Options {
@@ -608,21 +758,34 @@ bool isAgainstSQL(const std::string& workload) {
          workload.compare(workload.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// The "kind" of a workload whose two sides are not one job done by the raw
+/// C API and by SQLiteBridge (so the chart leaves it out); empty otherwise.
+std::string kindOf(const std::string& workload) {
+  if (isAgainstSQL(workload)) return "request_vs_sql";
+  if (workload == "cxx_session_insert") return "session_vs_none";
+  if (workload == "cxx_apply_changeset") return "apply_vs_sql";
+  return "";
+}
+
 /// The measurements as a JSON array of {workload, rows, raw_s, ours_s,
 /// ratio}; the requests against their SQL-text twins add `"kind":
 /// "request_vs_sql"` (`raw_s` is the SQL text's seconds there, through
-/// SQLiteBridge, and `ratio` request/SQL text), as the Swift benchmark's do.
+/// SQLiteBridge, and `ratio` request/SQL text), as the Swift benchmark's do;
+/// cxx_session_insert adds `"kind": "session_vs_none"` (`raw_s` the inserts
+/// without a session, `ours_s` with one and the changeset taken, both
+/// through SQLiteBridge) and cxx_apply_changeset `"kind": "apply_vs_sql"`
+/// (`raw_s` the inserts through the raw C API, `ours_s` Database::apply).
 std::string json(const std::vector<Measurement>& measurements) {
   std::string text = "[\n";
   for (std::size_t i = 0; i < measurements.size(); ++i) {
     const Measurement& m = measurements[i];
     char line[512];
     // Workload names are plain identifiers: nothing to escape.
+    const std::string kind = kindOf(m.workload);
     std::snprintf(line, sizeof line,
                   "  {\"workload\": \"%s\", \"rows\": %ld, \"raw_s\": %.9g, \"ours_s\": %.9g, \"ratio\": %.9g%s}%s\n",
                   m.workload.c_str(), m.rows, m.raw, m.ours, m.ratio,
-                  isAgainstSQL(m.workload) ? ", \"kind\": \"request_vs_sql\"" : "",
-                  i + 1 < measurements.size() ? "," : "");
+                  kind.empty() ? "" : (", \"kind\": \"" + kind + "\"").c_str(), i + 1 < measurements.size() ? "," : "");
     text += line;
   }
   return text + "]\n";
@@ -674,6 +837,8 @@ int run(const Options& options) {
        [&] {
          return againstSQL(cxxFetchAllRequest(fetchPath, options.rows), cxxFetchAllSQL(fetchPath, options.rows));
        }},
+      {"cxx_session_insert", [&] { return cxxSessionInsert(directory.path(), insertRows); }},
+      {"cxx_apply_changeset", [&] { return cxxApplyChangeset(directory.path(), insertRows); }},
   };
   if (!options.only.empty() && std::none_of(workloads.begin(), workloads.end(),
                                             [&](const auto& workload) { return workload.first == options.only; })) {

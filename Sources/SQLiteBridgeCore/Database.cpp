@@ -56,17 +56,26 @@ Database Database::open(const std::string& path, const Configuration& configurat
 Database::Database(Database&& other) noexcept : connection_(std::move(other.connection_)) {
   // The moved-from object stays usable: closed, reporting SQLITE_MISUSE.
   other.connection_ = newConnection();
+  // The sessions made through `other` go with its connection.
+  if (connection_) connection_->sessions.moveOwner(&other, this);
 }
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
+    // The sessions made through this handle stop, as when it closes.
+    if (isOpen()) connection_->sessions.closeOwnedBy(this);
     connection_ = std::move(other.connection_);
     other.connection_ = newConnection();
+    if (connection_) connection_->sessions.moveOwner(&other, this);
   }
   return *this;
 }
 
-Database::~Database() = default;
+Database::~Database() {
+  // The sessions made through this handle stop with it, also while another
+  // handle or a lent statement keeps the connection open.
+  if (isOpen()) connection_->sessions.closeOwnedBy(this);
+}
 
 bool Database::beginCall() noexcept { return connection_ && connection_->begin(); }
 
@@ -75,9 +84,11 @@ bool Database::isOpen() const noexcept { return connection_ && connection_->db !
 void Database::close() noexcept {
   // As a move does: the shared connection closes with its last owner.
   // Atomic, for `interrupt` from another thread.
-  // Sessions stop at once, even while a lent statement keeps the old
-  // connection alive.
-  if (isOpen()) connection_->sessions.closeAll();
+  // The sessions made through this handle stop at once, even while a lent
+  // statement or another handle (a block's, an observer's) keeps the
+  // connection open; those of the other handles, and an UndoHistory's (the
+  // connection's own), go on.
+  if (isOpen()) connection_->sessions.closeOwnedBy(this);
   if (isOpen()) std::atomic_store(&connection_, newConnection());
 }
 

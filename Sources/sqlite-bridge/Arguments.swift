@@ -41,6 +41,14 @@ struct Arguments {
     return nil
   }
 
+  /// Removes `--name` (a flag without a value) and says whether it was
+  /// there.
+  mutating func flag(_ name: String) throws -> Bool {
+    guard let index = remaining.firstIndex(of: "--" + name) else { return false }
+    remaining.remove(at: index)
+    return true
+  }
+
   /// Removes and returns the next positional argument; throws naming `what`
   /// when there is none.
   mutating func positional(_ what: String) throws -> String {

@@ -70,6 +70,27 @@ enum CommandLineTool {
           (words joined in camel case, keywords escaped); two names giving one
           identifier, or an unknown TABLE, fail (exit 1) naming them. See
           docs/generate.md.
+      diff A B [--table T]... [--patchset] --output FILE
+          Write the changeset (or patchset) that turns database A into B to
+          FILE, made by SQLite's session extension: every table of B with a
+          PRIMARY KEY, or each T. A keyless table, or one only A holds, is left
+          out with a note on stderr; a table of B that A lacks, or whose columns
+          or primary key differ, fails (exit 1). Neither file changes.
+      apply DB FILE [--on-conflict abort|omit|replace]
+          Apply the changeset or patchset in FILE to DB in one transaction,
+          printing each conflict and the answer, then how many changes were
+          applied. abort (the default) stops at the first conflict and exits 1
+          with DB unchanged; omit skips conflicting changes; replace overwrites
+          the conflicting row where SQLite can (a row changed or already there)
+          and aborts on any other conflict. A table FILE changes that DB lacks
+          fails (exit 1), DB unchanged.
+      changeset show FILE [--format json|table]
+          Print the changes in FILE: table, kind, indirect flag, primary key
+          columns and old and new values (a value not recorded: {"absent":
+          true} in JSON, - in a table, where key columns end in *).
+      changeset invert FILE --output OUT
+          Write the changeset that undoes FILE to OUT (a patchset cannot be
+          inverted: exit 1).
       node --address HOST:PORT --data DIR [--join HOST:PORT,...] [--id N]
           Run a dqlite node (a member of a replicated cluster) in the
           foreground until SIGTERM or SIGINT, when it hands leadership over (if
@@ -156,6 +177,9 @@ enum CommandLineTool {
       case "check": try CheckCommand.run(&options, opener)
       case "backup": try BackupCommand.run(&options, opener)
       case "generate": try GenerateCommand.run(&options, opener)
+      case "diff": try DiffCommand.run(&options, opener)
+      case "apply": try ApplyCommand.run(&options, opener)
+      case "changeset": try ChangesetCommand.run(&options)
       case "version": try VersionCommand.run(&options)
       case "help", "--help", "-h": print(usage)
       default: throw UsageError("unknown command '\(command)'")

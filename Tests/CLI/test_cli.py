@@ -9,6 +9,7 @@ import json
 import os
 import re
 import select
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -138,6 +139,15 @@ def make_database(path, script):
     con.executescript(script)
     con.close()
     return path
+
+
+def dump_database(path):
+    """The SQL text of the database file `path` (Python's iterdump), for comparing whole databases."""
+    con = sqlite3.connect(path)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
 
 
 class CLITests(unittest.TestCase):
@@ -721,11 +731,7 @@ class BackupTests(unittest.TestCase):
 
     @staticmethod
     def dump(path):
-        con = sqlite3.connect(path)
-        try:
-            return list(con.iterdump())
-        finally:
-            con.close()
+        return dump_database(path)
 
     def test_copy_equals_the_source_and_replaces_what_dest_held(self):
         self.add_rows(800)  # about 800 pages: the copy takes 4 steps of 256
@@ -787,6 +793,148 @@ class BackupTests(unittest.TestCase):
         self.assertIn("SQLite error 26", result.stderr)
         with open(self.dest, "rb") as f:
             self.assertTrue(f.read().startswith(b"not a database at all"))
+
+
+class ChangesetCommandTests(unittest.TestCase):
+    """diff, apply, changeset show and invert (issue 41), against sqldiff's changesets where Debian's sqlite3-tools
+    provides sqldiff."""
+
+    SCHEMA = ("CREATE TABLE items(id INTEGER PRIMARY KEY, t TEXT, r REAL, b BLOB);"
+              "CREATE TABLE pairs(a TEXT, b INTEGER, v, PRIMARY KEY (a, b));"
+              "CREATE TABLE tags(name TEXT PRIMARY KEY, weight REAL) WITHOUT ROWID;")
+
+    def setUp(self):
+        self.dir = use_temporary_directory(self)
+        self.a = make_database(os.path.join(self.dir, "a.db"), self.SCHEMA +
+                               "INSERT INTO items VALUES (1, 'one', 1.5, x'00'), (2, 'two', NULL, NULL), (3, 'gone', 0, x'');"
+                               "INSERT INTO pairs VALUES ('x', 1, 'v1'), ('x', 2, NULL);"
+                               "INSERT INTO tags VALUES ('keep', 1), ('drop', 2);")
+        self.b = make_database(os.path.join(self.dir, "b.db"), self.SCHEMA +
+                               "INSERT INTO items VALUES (1, 'ONE', 1.5, x'00'), (2, 'two', NULL, NULL), (4, 'new', -1, x'ff');"
+                               "INSERT INTO pairs VALUES ('x', 1, 'v1'), ('x', 2, 7), ('y', 1, 'n');"
+                               "INSERT INTO tags VALUES ('keep', 1.25);")
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    @staticmethod
+    def dump(path):
+        return dump_database(path)
+
+    def copy_of_a(self, name):
+        shutil.copyfile(self.a, self.path(name))
+        return self.path(name)
+
+    def show(self, file):
+        result = run("changeset", "show", file)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return json.loads(result.stdout)
+
+    def test_diff_then_apply_turns_a_into_b(self):
+        out = self.path("a-to-b.changeset")
+        result = run("diff", self.a, self.b, "--output", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("wrote 7 changes in 3 tables", result.stdout)
+        target = self.copy_of_a("target.db")
+        applied = run("apply", target, out)
+        self.assertEqual(applied.returncode, 0, applied.stderr)
+        self.assertIn("applied 7 of 7 changes", applied.stdout)
+        self.assertEqual(self.dump(target), self.dump(self.b))
+
+    def test_show_lists_each_change_with_absent_values_apart_from_null(self):
+        out = self.path("a-to-b.changeset")
+        self.assertEqual(run("diff", self.a, self.b, "--table", "pairs", "--output", out).returncode, 0)
+        shown = self.show(out)
+        self.assertFalse(shown["patchset"])
+        changes = sorted(shown["changes"], key=lambda c: json.dumps(c))
+        self.assertEqual(len(changes), 2)
+        insert = next(c for c in changes if c["kind"] == "insert")
+        self.assertEqual(insert, {"table": "pairs", "kind": "insert", "indirect": False,
+                                  "primaryKey": [True, True, False], "old": [], "new": ["y", 1, "n"]})
+        update = next(c for c in changes if c["kind"] == "update")
+        self.assertEqual(update["old"], ["x", 2, None])  # NULL: a value
+        self.assertEqual(update["new"], [{"absent": True}, {"absent": True}, 7])  # keys not repeated: absent
+        table = run("changeset", "show", out, "--format", "table")
+        self.assertEqual(table.returncode, 0, table.stderr)
+        self.assertIn("x*, 2*, NULL", table.stdout)
+        self.assertIn("-*, -*, 7", table.stdout)
+
+    def test_invert_undoes_and_a_patchset_cannot_be(self):
+        out, inverse = self.path("c"), self.path("c-inverse")
+        self.assertEqual(run("diff", self.a, self.b, "--output", out).returncode, 0)
+        result = run("changeset", "invert", out, "--output", inverse)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        target = self.copy_of_a("target.db")
+        self.assertEqual(run("apply", target, out).returncode, 0)
+        self.assertEqual(run("apply", target, inverse).returncode, 0)
+        self.assertEqual(self.dump(target), self.dump(self.a))
+        patch = self.path("p")
+        self.assertEqual(run("diff", self.a, self.b, "--patchset", "--output", patch).returncode, 0)
+        self.assertTrue(self.show(patch)["patchset"])
+        refused = run("changeset", "invert", patch, "--output", self.path("never"))
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("patchset cannot be inverted", refused.stderr)
+        self.assertFalse(os.path.exists(self.path("never")))
+        patched = self.copy_of_a("patched.db")
+        self.assertEqual(run("apply", patched, patch).returncode, 0)
+        self.assertEqual(self.dump(patched), self.dump(self.b))
+
+    def test_a_conflict_aborts_with_the_database_unchanged_unless_told_otherwise(self):
+        out = self.path("c")
+        self.assertEqual(run("diff", self.a, self.b, "--table", "items", "--output", out).returncode, 0)
+        target = self.copy_of_a("target.db")
+        con = sqlite3.connect(target)
+        con.execute("UPDATE items SET t = 'mine' WHERE id = 1")
+        con.commit()
+        con.close()
+        with open(target, "rb") as f:
+            before = f.read()
+        aborted = run("apply", target, out)
+        self.assertEqual(aborted.returncode, 1)
+        self.assertIn("conflict: data at update of items (1): abort", aborted.stdout)
+        self.assertIn("is unchanged", aborted.stderr)
+        with open(target, "rb") as f:
+            self.assertEqual(f.read(), before)
+        omitted = run("apply", target, out, "--on-conflict", "omit")
+        self.assertEqual(omitted.returncode, 0, omitted.stderr)
+        self.assertIn("applied 2 of 3 changes", omitted.stdout)
+        self.assertEqual(sqlite3.connect(target).execute("SELECT t FROM items WHERE id = 1").fetchone()[0], "mine")
+        replaced = run("apply", self.copy_of_a("again.db"), out, "--on-conflict", "replace")
+        self.assertEqual(replaced.returncode, 0, replaced.stderr)
+        bad = run("apply", target, out, "--on-conflict", "maybe")
+        self.assertEqual(bad.returncode, 2)
+
+    def test_bad_files_and_missing_tables_fail_cleanly(self):
+        junk = self.path("junk")
+        with open(junk, "wb") as f:
+            f.write(b"T\x03\x01\x00items")  # a table name that never ends
+        result = run("changeset", "show", junk)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("not a changeset", result.stderr)
+        out = self.path("c")
+        self.assertEqual(run("diff", self.a, self.b, "--output", out).returncode, 0)
+        empty = make_database(self.path("empty.db"), "CREATE TABLE items(id INTEGER PRIMARY KEY, t TEXT, r REAL, b BLOB);")
+        before = self.dump(empty)
+        missing = run("apply", empty, out)
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("which this database lacks", missing.stderr)
+        self.assertEqual(self.dump(empty), before)
+        only_b = make_database(self.path("only-b.db"), self.SCHEMA + "CREATE TABLE extra(id INTEGER PRIMARY KEY);")
+        refused = run("diff", self.a, only_b, "--output", self.path("x"))
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("extra is in B but not in A", refused.stderr)
+
+    @unittest.skipUnless(shutil.which("sqldiff"), "sqldiff (Debian's sqlite3-tools) is not installed")
+    def test_the_changes_match_sqldiffs(self):
+        ours, theirs = self.path("ours"), self.path("theirs")
+        self.assertEqual(run("diff", self.a, self.b, "--output", ours).returncode, 0)
+        made = subprocess.run(["sqldiff", "--changeset", theirs, self.a, self.b], capture_output=True, text=True)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        canonical = lambda changes: sorted(json.dumps(c, sort_keys=True) for c in changes)
+        self.assertEqual(canonical(self.show(ours)["changes"]), canonical(self.show(theirs)["changes"]))
+        target = self.copy_of_a("target.db")
+        self.assertEqual(run("apply", target, theirs).returncode, 0)
+        self.assertEqual(self.dump(target), self.dump(self.b))
 
 
 class CSVTests(unittest.TestCase):

@@ -50,10 +50,12 @@ struct ChangesetOperation {
   /// Which columns make the table's primary key, one flag per column.
   std::vector<bool> primaryKey;
 
+  /// Whether every field is equal (values compared as `Value ==` does).
   friend bool operator==(const ChangesetOperation& a, const ChangesetOperation& b) noexcept {
     return a.table == b.table && a.kind == b.kind && a.isIndirect == b.isIndirect && a.oldValues == b.oldValues &&
            a.newValues == b.newValues && a.primaryKey == b.primaryKey;
   }
+  /// Whether any field differs.
   friend bool operator!=(const ChangesetOperation& a, const ChangesetOperation& b) noexcept { return !(a == b); }
 };
 
@@ -75,6 +77,7 @@ enum class ChangesetConflictKind {
 
 /// A conflict met while applying a changeset, as the handler is told.
 struct ChangesetConflict {
+  /// Why the change could not be made as it is.
   ChangesetConflictKind kind = ChangesetConflictKind::Data;
   /// The change that met it; `nullopt` for `ForeignKey`.
   std::optional<ChangesetOperation> operation;
@@ -152,7 +155,9 @@ class SQLITEBRIDGE_API Changeset {
   /// extension or when memory runs out (the bytes parsed when made).
   bool operations(std::vector<ChangesetOperation>& out, Error* error = nullptr) const noexcept;
 
+  /// Whether both hold the same bytes.
   friend bool operator==(const Changeset& a, const Changeset& b) noexcept { return a.bytes_ == b.bytes_; }
+  /// Whether their bytes differ.
   friend bool operator!=(const Changeset& a, const Changeset& b) noexcept { return a.bytes_ != b.bytes_; }
 
  private:

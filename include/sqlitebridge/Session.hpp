@@ -30,9 +30,12 @@ struct SessionState;
 /// table without one. Changes undone by a rollback are not in the
 /// changeset (it compares each recorded row with the database now).
 ///
-/// It never outlives its connection: once the `Database` is closed,
-/// destroyed or moved from, every call fails with SQLITE_MISUSE and the
-/// flags read false. Move-only. Calls fail as
+/// It never outlives the `Database` it was made through: once that handle
+/// is closed or destroyed (moving it hands the session to the handle moved
+/// into), or its connection closes, every call fails with SQLITE_MISUSE and
+/// the flags read false. Another handle sharing the connection (a handle a
+/// queue lends a block, an observer's) closing leaves it recording.
+/// Move-only. Calls fail as
 /// `sessionExtensionUnavailableError()` where SQLite lacks the extension;
 /// each failing call returns false and sets `*error` (when not null).
 class SQLITEBRIDGE_API Session {
@@ -44,7 +47,9 @@ class SQLITEBRIDGE_API Session {
   /// `error()` tells whether it started: SQLITE_MISUSE when `db` is closed,
   /// the session extension's absence, SQLITE_NOMEM.
   Session(Database& db, const std::string& schema) noexcept;
+  /// Takes over the other session (which then fails with SQLITE_MISUSE).
   Session(Session&&) noexcept;
+  /// Stops this session's recording, then takes over the other one.
   Session& operator=(Session&&) noexcept;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -93,6 +98,7 @@ class SQLITEBRIDGE_API Session {
   bool diff(const std::string& fromSchema, const std::string& table, Error* error = nullptr) noexcept;
 
  private:
+  friend struct ChangesetAccess;
   std::shared_ptr<SessionState> state_;
   std::weak_ptr<Connection> connection_;
   std::string schema_;

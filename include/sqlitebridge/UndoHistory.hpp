@@ -54,7 +54,10 @@ class SQLITEBRIDGE_API UndoHistory {
   UndoHistory(DatabaseQueue& queue, const std::optional<std::vector<std::string>>& tables, std::size_t depth) noexcept;
   /// Starts recording the writer of `pool` (as for a queue).
   UndoHistory(DatabasePool& pool, const std::optional<std::vector<std::string>>& tables, std::size_t depth) noexcept;
+  /// Takes over the other history (which then has no steps, and its
+  /// `undo`, `redo` and `error()` say SQLITE_MISUSE).
   UndoHistory(UndoHistory&&) noexcept;
+  /// Stops this history's recording, then takes over the other one.
   UndoHistory& operator=(UndoHistory&&) noexcept;
   UndoHistory(const UndoHistory&) = delete;
   UndoHistory& operator=(const UndoHistory&) = delete;

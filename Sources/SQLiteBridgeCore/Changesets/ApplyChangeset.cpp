@@ -1,6 +1,7 @@
 // Database::apply: a changeset applied in one savepoint, conflicts handed to
 // the caller's handler, every table checked first (SQLite would skip a
 // table it cannot apply without a word).
+#include <algorithm>
 #include <exception>
 #include <new>
 #include <string>
@@ -48,11 +49,16 @@ ChangesetConflictKind kindOf(int conflict) noexcept {
   }
 }
 
-// One table a changeset changes, and its primary key flags (as its first
-// change says).
+// One table header of a changeset: the table and its primary key bytes (0,
+// or the column's place in the key), one per column.
 struct ChangedTable {
   std::string name;
-  std::vector<bool> primaryKey;
+  std::vector<unsigned char> primaryKey;
+
+  bool is(const char* table, const unsigned char* flags, int count) const noexcept {
+    return name == table && primaryKey.size() == static_cast<std::size_t>(count) &&
+           std::equal(primaryKey.begin(), primaryKey.end(), flags);
+  }
 };
 
 // What the apply's callbacks share.
@@ -191,7 +197,10 @@ class ApplyScope {
   bool active_ = false;
 };
 
-// The tables `changeset` changes, in order of first change.
+// The table headers of `changeset` (each table with each primary key it is
+// given), in order of first change. Every header counts, not only a table's
+// first: SQLite checks a table again at each header that names another table
+// than the one before, and skips it silently when that header does not fit.
 bool changedTables(const Changeset& changeset, std::vector<ChangedTable>& out, Error* error) noexcept {
   ChangesetIterator iterator;
   int rc = iterator.start(changeset.bytes().data(), changeset.bytes().size());
@@ -204,17 +213,15 @@ bool changedTables(const Changeset& changeset, std::vector<ChangedTable>& out, E
       int indirect = 0;
       rc = sqlite3changeset_op(iterator.handle(), &table, &columns, &op, &indirect);
       if (rc != SQLITE_OK) break;
-      if (!out.empty() && out.back().name == table) continue;
-      bool seen = false;
-      for (const ChangedTable& changed : out) seen = seen || changed.name == table;
-      if (seen) continue;
       unsigned char* flags = nullptr;
       int count = 0;
       rc = sqlite3changeset_pk(iterator.handle(), &flags, &count);
       if (rc != SQLITE_OK) break;
-      ChangedTable changed{table, std::vector<bool>(static_cast<std::size_t>(count))};
-      for (int i = 0; i < count; ++i) changed.primaryKey[static_cast<std::size_t>(i)] = flags[i] != 0;
-      out.push_back(std::move(changed));
+      if (!out.empty() && out.back().is(table, flags, count)) continue;
+      bool seen = false;
+      for (const ChangedTable& changed : out) seen = seen || changed.is(table, flags, count);
+      if (seen) continue;
+      out.push_back(ChangedTable{table, std::vector<unsigned char>(flags, flags + count)});
     }
   } catch (const std::bad_alloc&) {
     return changesetFailure(error, SQLITE_NOMEM, "out of memory");
@@ -270,7 +277,12 @@ bool Database::apply(const Changeset& changeset, const std::optional<std::vector
   if (rc != SQLITE_OK) {
     sqlite3_free(rebase);
     Error reason = context.failure;
-    if (!reason.isError()) {
+    if (!reason.isError() && sqlite3_extended_errcode(connection.db) != rc) {
+      // SQLite's apply returns some errors without leaving them on the
+      // connection (SQLITE_CORRUPT for an insert holding an undefined
+      // value): its message would read "not an error".
+      changesetCallFailure(&reason, rc, "applying the changeset");
+    } else if (!reason.isError()) {
       reason.code = rc & 0xff;
       reason.extendedCode = rc;
       try {

@@ -30,6 +30,9 @@ struct ChangesetAccess {
   static bool beginCall(Database& db) noexcept { return db.beginCall(); }
   /// Puts `error` back as `db.lastError()` (after a rollback that cleared it).
   static void restoreError(Database& db, const Error& error) noexcept;
+  /// Makes `session` the connection's own (`SessionState::keptWithConnection`):
+  /// a handle closing no longer deletes it.
+  static void keepWithConnection(Session& session) noexcept;
 };
 
 /// A changeset iterator over bytes the caller keeps alive, finalized when

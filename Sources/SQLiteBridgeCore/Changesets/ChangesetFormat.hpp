@@ -6,13 +6,30 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace sqlitebridge {
 
 /// Whether `size` bytes at `bytes` are a well-formed changeset or patchset
 /// (table headers of one sort, known change and value kinds, every length
-/// inside the buffer). False with the reason, naming the byte offset, in
+/// inside the buffer, a table given the same columns and key by a header
+/// that follows changes to it, every primary key value of the record that
+/// finds a change's row defined). False with the reason, naming the byte offset, in
 /// `*why`. Never throws (`why` is assigned only when memory allows).
 bool checkChangesetFormat(const unsigned char* bytes, std::size_t size, std::string* why) noexcept;
+
+/// `buffers` of rebase data (each as `checkChangesetFormat` wants it), in
+/// the order a rebaser is configured with them, into `out` without the
+/// entries SQLite's rebaser mishandles: once it holds a row's delete that
+/// was resolved with REPLACE, it is meant to keep it whatever comes later
+/// for that row, but it drops and leaks it (`*ppNew = pExist` overwritten
+/// in sessionChangeMerge, 3.40.1 and later so far), so the later entries
+/// are left out here and the delete stays. False with the reason in `*why`
+/// for a buffer that is not well formed or not rebase data (a patchset, an
+/// update: SQLite writes neither there, and its rebaser reads a patchset's
+/// delete past its end), or with `*why` empty when memory runs out (`out`
+/// unchanged).
+bool rebaseDataForSQLite(const std::vector<std::string>& buffers, std::vector<std::string>& out,
+                         std::string* why) noexcept;
 
 }  // namespace sqlitebridge

@@ -3,6 +3,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "ChangesetAccess.hpp"
 #include "ChangesetFormat.hpp"
@@ -28,6 +29,16 @@ bool makeRebaser(const std::vector<std::string>& rebaseData, RebaserHandle& out,
     if (!checkChangesetFormat(reinterpret_cast<const unsigned char*>(data.data()), data.size(), &why)) {
       return changesetFailure(error, SQLITE_CORRUPT, "not rebase data: " + why);
     }
+  }
+  // Without the entries SQLite's rebaser would lose (and leak) a replaced
+  // delete to.
+  std::vector<std::string> forSQLite;
+  std::string why;
+  if (!rebaseDataForSQLite(rebaseData, forSQLite, &why)) {
+    return why.empty() ? changesetFailure(error, SQLITE_NOMEM, "out of memory")
+                       : changesetFailure(error, SQLITE_CORRUPT, "not rebase data: " + why);
+  }
+  for (const std::string& data : forSQLite) {
     rc = sqlite3rebaser_configure(rebaser, static_cast<int>(data.size()), data.data());
     if (rc != SQLITE_OK) return changesetCallFailure(error, rc, "configuring the rebaser with rebase data");
   }

@@ -36,6 +36,26 @@ void SessionRegistry::closeAll() noexcept {
   sessions_.clear();
 }
 
+void SessionRegistry::closeOwnedBy(const Database* owner) noexcept {
+  for (const std::weak_ptr<SessionState>& weak : sessions_) {
+    if (std::shared_ptr<SessionState> state = weak.lock();
+        state && state->handle != nullptr && state->owner == owner && !state->keptWithConnection) {
+      sqlite3session_delete(state->handle);
+      state->handle = nullptr;
+    }
+  }
+}
+
+void SessionRegistry::moveOwner(const Database* from, const Database* to) noexcept {
+  for (const std::weak_ptr<SessionState>& weak : sessions_) {
+    if (std::shared_ptr<SessionState> state = weak.lock(); state && state->owner == from) state->owner = to;
+  }
+}
+
+void ChangesetAccess::keepWithConnection(Session& session) noexcept {
+  if (session.state_) session.state_->keptWithConnection = true;
+}
+
 Session::Session() noexcept { changesetFailure(&startError_, SQLITE_MISUSE, "the session records no database"); }
 
 Session::Session(Database& db, const std::string& schema) noexcept {
@@ -48,6 +68,7 @@ Session::Session(Database& db, const std::string& schema) noexcept {
   try {
     schema_ = schema;
     state_ = std::make_shared<SessionState>();
+    state_->owner = &db;
   } catch (const std::bad_alloc&) {
     changesetFailure(&startError_, SQLITE_NOMEM, "out of memory");
     return;

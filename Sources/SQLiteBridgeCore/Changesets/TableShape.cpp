@@ -25,7 +25,10 @@ bool readTableShape(Connection& connection, const std::string& schema, const std
       rc = sqlite3_bind_text(statement, 2, schema.data(), static_cast<int>(schema.size()), SQLITE_STATIC);
     }
     while (rc == SQLITE_OK && (rc = sqlite3_step(statement)) == SQLITE_ROW) {
-      shape.primaryKey.push_back(sqlite3_column_int(statement, 0) > 0);
+      const int position = sqlite3_column_int(statement, 0);
+      shape.primaryKey.push_back(position > 0);
+      // A byte, as SQLite's session extension keeps it.
+      shape.keyPositions.push_back(static_cast<unsigned char>(position));
       rc = SQLITE_OK;
     }
   } catch (const std::bad_alloc&) {
@@ -39,22 +42,30 @@ bool readTableShape(Connection& connection, const std::string& schema, const std
   return true;
 }
 
-bool changesetFitsTable(const std::string& table, const std::vector<bool>& changesetPrimaryKey, const TableShape& shape,
-                        Error* error) noexcept {
+bool changesetFitsTable(const std::string& table, const std::vector<unsigned char>& changesetKey,
+                        const TableShape& shape, Error* error) noexcept {
   try {
     if (!shape.exists) {
       return changesetFailure(error, SQLITE_SCHEMA,
                               "the changeset changes table \"" + table +
                                   "\", which this database lacks (pass the tables to apply to skip it)");
     }
-    bool fits = changesetPrimaryKey.size() <= shape.primaryKey.size();
-    for (std::size_t i = 0; fits && i < shape.primaryKey.size(); ++i) {
-      const bool key = i < changesetPrimaryKey.size() && changesetPrimaryKey[i];
-      fits = key == shape.primaryKey[i];
+    if (!shape.hasPrimaryKey()) {
+      // SQLite would try, and fail preparing a statement ("SQL logic error").
+      return changesetFailure(error, SQLITE_SCHEMA,
+                              "the changeset changes table \"" + table +
+                                  "\", which has no PRIMARY KEY here: a changeset applies only to tables with one");
+    }
+    // Key places, not only key flags: SQLite compares the bytes, and skips
+    // a table whose key columns are the same but numbered otherwise.
+    bool fits = changesetKey.size() <= shape.keyPositions.size();
+    for (std::size_t i = 0; fits && i < shape.keyPositions.size(); ++i) {
+      const unsigned char key = i < changesetKey.size() ? changesetKey[i] : 0;
+      fits = key == shape.keyPositions[i];
     }
     if (fits) return true;
     return changesetFailure(error, SQLITE_SCHEMA,
-                            "the changeset's table \"" + table + "\" (" + std::to_string(changesetPrimaryKey.size()) +
+                            "the changeset's table \"" + table + "\" (" + std::to_string(changesetKey.size()) +
                                 " columns) does not fit the table here (" + std::to_string(shape.primaryKey.size()) +
                                 " columns): the columns or the primary key differ");
   } catch (const std::bad_alloc&) {

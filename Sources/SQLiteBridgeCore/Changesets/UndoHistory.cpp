@@ -25,6 +25,13 @@ namespace sqlitebridge {
 
 class UndoRecorder;
 
+namespace {
+
+// What a moved-from history (or one memory ran out making) fails with.
+constexpr const char* kNoHistory = "the undo history was moved, or could not be made (out of memory)";
+
+}  // namespace
+
 /// What an UndoHistory and its recorder share. The stacks are read from any
 /// thread (under `mutex`) and changed on the writer only.
 struct UndoState {
@@ -73,6 +80,9 @@ class UndoRecorder : public TransactionObserver {
         if (!session.attach(table, error)) return false;
       }
     }
+    // The writer's handles close while it records (a Swift block's lent
+    // handle, an observer's): the session is the connection's.
+    ChangesetAccess::keepWithConnection(session);
     try {
       session_.emplace(std::move(session));
     } catch (...) {
@@ -204,7 +214,7 @@ UndoHistory::~UndoHistory() {
 Error UndoHistory::error() const noexcept {
   if (!state_) {
     Error error;
-    changesetFailure(&error, SQLITE_NOMEM, "out of memory");
+    changesetFailure(&error, SQLITE_MISUSE, kNoHistory);
     return error;
   }
   return state_->startError;
@@ -246,7 +256,7 @@ bool UndoHistory::move(bool undo, Error* error, const ChangesetConflictHandler& 
   Error ignored;
   Error& reason = error != nullptr ? *error : ignored;
   reason = Error();
-  if (!state_) return changesetFailure(&reason, SQLITE_NOMEM, "out of memory");
+  if (!state_) return changesetFailure(&reason, SQLITE_MISUSE, kNoHistory);
   UndoState& state = *state_;
   if (state.startError.isError()) {
     reason = state.startError;

@@ -3,6 +3,8 @@
 // tables they cannot record, and a closed connection.
 #include <gtest/gtest.h>
 
+#include <sqlitebridge/interop/Observation.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -167,6 +169,49 @@ TEST(Session, ADestroyedDatabaseMakesEveryCallAMisuse) {
   EXPECT_EQ(error.resultCode(), ResultCode::Misuse);
   Session moved = std::move(session);
   EXPECT_FALSE(moved.changeset(changes, &error));
+  EXPECT_EQ(error.resultCode(), ResultCode::Misuse);
+}
+
+// Several handles share a connection (the Swift facade's blocks and
+// observers are given one each, closed after): a session stops with the
+// handle it was made through, follows it when moved, and outlives the others.
+TEST(Session, ItStopsWithItsOwnHandleNotWithAnotherOfTheConnection) {
+  Database db = openChangesetDatabase();
+  Session session(db, "main");
+  ASSERT_TRUE(session.attachAll());
+  std::optional<Session> sharedSession;
+  {
+    Database shared = interop::ObservationAccess::share(&db);
+    sharedSession.emplace(shared, "main");
+    ASSERT_TRUE(sharedSession->attachAll());
+    ASSERT_TRUE(shared.execute("INSERT INTO items(id) VALUES (1)"));
+    shared.close();
+  }
+  Error error;
+  Changeset changes;
+  EXPECT_FALSE(sharedSession->changeset(changes, &error));
+  EXPECT_EQ(error.resultCode(), ResultCode::Misuse);
+  {
+    Database shared = interop::ObservationAccess::share(&db);
+    sharedSession.emplace(shared, "main");
+    ASSERT_TRUE(sharedSession->attachAll());
+  }  // destroyed, not closed
+  EXPECT_FALSE(sharedSession->changeset(changes, &error));
+  EXPECT_EQ(error.resultCode(), ResultCode::Misuse);
+  EXPECT_EQ(operationsOf(session).size(), 1u);
+
+  Database moved = std::move(db);
+  ASSERT_TRUE(moved.execute("INSERT INTO items(id) VALUES (2)"));
+  EXPECT_EQ(operationsOf(session).size(), 2u);
+  Database assigned = openChangesetDatabase();
+  Session replaced(assigned, "main");
+  assigned = std::move(moved);
+  EXPECT_FALSE(replaced.changeset(changes, &error));
+  EXPECT_EQ(error.resultCode(), ResultCode::Misuse);
+  ASSERT_TRUE(assigned.execute("INSERT INTO items(id) VALUES (3)"));
+  EXPECT_EQ(operationsOf(session).size(), 3u);
+  assigned.close();
+  EXPECT_FALSE(session.changeset(changes, &error));
   EXPECT_EQ(error.resultCode(), ResultCode::Misuse);
 }
 

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <sqlitebridge/interop/Concurrency.hpp>
 
 #include "../ThreadSupport.hpp"
 #include "ChangesetTestSupport.hpp"
@@ -131,6 +134,38 @@ TEST(UndoHistory, RefusesADepthOfZeroAMissingTableAndAKeylessOne) {
   EXPECT_TRUE(contains(missing.message, "no such table: nowhere")) << missing;
   const Error keyless = UndoHistory(queue, std::vector<std::string>{"plain"}, 5).error();
   EXPECT_TRUE(contains(keyless.message, "no PRIMARY KEY")) << keyless;
+}
+
+// The Swift facade's blocks run on a handle sharing the writer's connection,
+// closed when the block returns (as an observer's is): the history's session
+// is the connection's and goes on; a session made through the handle stops.
+TEST(UndoHistory, KeepsRecordingWhenAHandleSharingTheWriterCloses) {
+  DatabaseQueue queue(":memory:");
+  ASSERT_TRUE(write(queue, kChangesetSchema));
+  UndoHistory history(queue, std::nullopt, 10);
+  ASSERT_FALSE(history.error().isError()) << history.error();
+  std::optional<Session> handleSession;
+  for (int id = 1; id <= 2; ++id) {
+    ConnectionLease lease;
+    ASSERT_TRUE(interop::ConcurrencyAccess::acquireQueue(queue, LeaseKind::Write, lease)) << lease.error;
+    Database shared = interop::ConcurrencyAccess::share(lease);
+    if (!handleSession) {
+      handleSession.emplace(shared, "main");
+      ASSERT_TRUE(handleSession->attachAll());
+    }
+    EXPECT_TRUE(shared.execute("INSERT INTO items(id) VALUES (?)", {Value(id)})) << shared.error();
+    shared.close();
+    EXPECT_TRUE(interop::ConcurrencyAccess::finish(lease, true)) << lease.error;
+    interop::ConcurrencyAccess::release(lease);
+  }
+  EXPECT_EQ(history.undoCount(), 2u);
+  Changeset changes;
+  Error error;
+  EXPECT_FALSE(handleSession->changeset(changes, &error));
+  EXPECT_EQ(error.resultCode(), ResultCode::Misuse);
+  ASSERT_TRUE(history.undo(&error)) << error;
+  ASSERT_TRUE(history.undo(&error)) << error;
+  EXPECT_EQ(queue.read([](Database& db) { return scalarInteger(db, "SELECT count(*) FROM items"); }), 0);
 }
 
 TEST(UndoHistory, APoolUndoesWhileReadersRead) {

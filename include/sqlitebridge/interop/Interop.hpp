@@ -6,6 +6,7 @@
 // <sqlitebridge/sqlitebridge.hpp>.
 #pragma once
 
+#include "Changesets.hpp"
 #include "Concurrency.hpp"
 #include "Extensions.hpp"
 #include "Observation.hpp"
