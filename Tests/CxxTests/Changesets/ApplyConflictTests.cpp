@@ -55,6 +55,7 @@ const char* const kSeed = "INSERT INTO items(id, t) VALUES (1, 'one'), (2, 'two'
 }  // namespace
 
 TEST(ApplyConflicts, DataConflictOmitKeepsTheRowReplaceOverwritesIt) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   const Changeset changes = changesetOf(kSeed, "UPDATE items SET t = 'theirs' WHERE id = 1;");
   for (ChangesetConflictResolution answer : {ChangesetConflictResolution::Omit, ChangesetConflictResolution::Replace}) {
     Target target(kSeed, "UPDATE items SET t = 'mine' WHERE id = 1;");
@@ -74,6 +75,7 @@ TEST(ApplyConflicts, DataConflictOmitKeepsTheRowReplaceOverwritesIt) {
 }
 
 TEST(ApplyConflicts, AbortLeavesTheTargetFileByteForByteUnchanged) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   const Changeset changes =
       changesetOf(kSeed,
                   "INSERT INTO items(id, t) VALUES (3, 'three'); UPDATE items SET t = 'theirs' WHERE id = 1; "
@@ -102,6 +104,7 @@ TEST(ApplyConflicts, AbortLeavesTheTargetFileByteForByteUnchanged) {
 }
 
 TEST(ApplyConflicts, NotFoundCanBeOmittedButNotReplaced) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   const Changeset changes =
       changesetOf(kSeed, "DELETE FROM items WHERE id = 2; UPDATE items SET t = 'x' WHERE id = 1;");
   {
@@ -126,6 +129,7 @@ TEST(ApplyConflicts, NotFoundCanBeOmittedButNotReplaced) {
 }
 
 TEST(ApplyConflicts, AnInsertOverAnExistingKeyIsAConflict) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   const Changeset changes = changesetOf("", "INSERT INTO items(id, t) VALUES (1, 'theirs');");
   for (ChangesetConflictResolution answer : {ChangesetConflictResolution::Omit, ChangesetConflictResolution::Replace}) {
     Target target("", "INSERT INTO items(id, t) VALUES (1, 'mine');");
@@ -141,6 +145,7 @@ TEST(ApplyConflicts, AnInsertOverAnExistingKeyIsAConflict) {
 }
 
 TEST(ApplyConflicts, AConstraintConflictCanBeOmittedOrAborted) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   const Changeset changes =
       changesetOf("", "INSERT INTO items(id, t) VALUES (1, 'dup'); INSERT INTO items(id) VALUES (2);");
   const std::string local = "CREATE UNIQUE INDEX items_t ON items(t); INSERT INTO items(id, t) VALUES (9, 'dup');";
@@ -162,6 +167,7 @@ TEST(ApplyConflicts, AConstraintConflictCanBeOmittedOrAborted) {
 }
 
 TEST(ApplyConflicts, BrokenForeignKeysAreToldOnceWithTheirCount) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   const std::string schema =
       "CREATE TABLE parents (id INTEGER PRIMARY KEY);"
       "CREATE TABLE children (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parents(id));";
@@ -195,6 +201,7 @@ TEST(ApplyConflicts, BrokenForeignKeysAreToldOnceWithTheirCount) {
 }
 
 TEST(ApplyConflicts, ATableTheTargetLacksIsAnErrorUnlessFilteredOut) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database source = openChangesetDatabase();
   ASSERT_TRUE(source.execute("CREATE TABLE extra (id INTEGER PRIMARY KEY, v)"));
   Session session(source, "main");
@@ -220,6 +227,7 @@ TEST(ApplyConflicts, ATableTheTargetLacksIsAnErrorUnlessFilteredOut) {
 }
 
 TEST(ApplyConflicts, TheTableFilterAppliesOnlyTheNamedTables) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   const Changeset changes =
       changesetOf("",
                   "INSERT INTO items(id) VALUES (1); INSERT INTO tags(name) VALUES ('a'); INSERT INTO pairs "
@@ -248,6 +256,7 @@ struct CountingObserver : TransactionObserver {
 }  // namespace
 
 TEST(ApplyConflicts, ObserversAreToldOfAnApplyAsOfAnyWrite) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   const Changeset changes = changesetOf("", "INSERT INTO tags(name) VALUES ('a'); INSERT INTO items(id) VALUES (1);");
   Database target = openChangesetDatabase();
   auto observer = std::make_shared<CountingObserver>();

@@ -14,6 +14,7 @@ using namespace sqlitebridge;
 using namespace sqlitebridge_test;
 
 TEST(ChangesetRoundTrip, RandomTransactionsReplayOnACopyAndTheirInverseRestoresTheStart) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   TempDir dir;
   Database db = openChangesetDatabase(dir.path() + "/work.db");
   std::mt19937 random(41);
@@ -43,6 +44,7 @@ TEST(ChangesetRoundTrip, RandomTransactionsReplayOnACopyAndTheirInverseRestoresT
 }
 
 TEST(ChangesetRoundTrip, AConcatenationEqualsBothChangesetsInTurn) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   TempDir dir;
   Database db = openChangesetDatabase(dir.path() + "/work.db");
   std::mt19937 random(7);
@@ -73,6 +75,7 @@ TEST(ChangesetRoundTrip, AConcatenationEqualsBothChangesetsInTurn) {
 }
 
 TEST(ChangesetRoundTrip, APatchsetAppliesAndIsSmallerButCannotBeInverted) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   TempDir dir;
   Database db = openChangesetDatabase(dir.path() + "/work.db");
   std::mt19937 random(3);
@@ -105,6 +108,7 @@ TEST(ChangesetRoundTrip, APatchsetAppliesAndIsSmallerButCannotBeInverted) {
 }
 
 TEST(ChangesetRoundTrip, BytesRoundTripThroughFromBytes) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   Session session(db, "main");
   ASSERT_TRUE(session.attachAll());

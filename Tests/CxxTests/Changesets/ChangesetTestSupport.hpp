@@ -22,6 +22,14 @@ inline std::ostream& operator<<(std::ostream& stream, const Error& error) {
 }
 }  // namespace sqlitebridge
 
+/// Skips the test, saying why, where this process's SQLite has no session
+/// extension (every changeset call would fail: ChangesetValue's
+/// availability test checks that this follows the engine's compile options).
+#define SKIP_WITHOUT_SESSION_EXTENSION()                  \
+  if (!sqlitebridge::sessionExtensionAvailable())         \
+  GTEST_SKIP() << "this SQLite (" << sqlite3_libversion() \
+               << ") was built without the session extension (SQLITE_ENABLE_SESSION, SQLITE_ENABLE_PREUPDATE_HOOK)"
+
 namespace sqlitebridge_test {
 
 /// The tables the changeset tests change (each with a primary key), and one

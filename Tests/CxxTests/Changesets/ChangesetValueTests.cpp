@@ -5,6 +5,7 @@
 
 #include <sqlitebridge/interop/Testing.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ using namespace sqlitebridge;
 using namespace sqlitebridge_test;
 
 TEST(ChangesetValue, BytesThatAreNotAChangesetAreCorrupt) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   Session session(db, "main");
   ASSERT_TRUE(session.attachAll());
@@ -36,6 +38,7 @@ TEST(ChangesetValue, BytesThatAreNotAChangesetAreCorrupt) {
 }
 
 TEST(ChangesetValue, NoBytesMakeTheEmptyChangeset) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Changeset empty;
   Error error;
   ASSERT_TRUE(Changeset::fromBytes(std::string(), empty, &error)) << error;
@@ -52,6 +55,7 @@ TEST(ChangesetValue, NoBytesMakeTheEmptyChangeset) {
 }
 
 TEST(ChangesetValue, ARebasedLocalChangesetKeepsTheRemoteWinnersOnBothSides) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   TempDir dir;
   const std::string seed = "INSERT INTO items(id, t, n) VALUES (1, 'original', 'n0'), (2, 'two', NULL);";
   Database local = openChangesetDatabase(dir.path() + "/local.db");
@@ -107,6 +111,7 @@ TEST(ChangesetValue, ARebasedLocalChangesetKeepsTheRemoteWinnersOnBothSides) {
 }
 
 TEST(ChangesetValue, WithoutTheSessionExtensionEveryCallSaysSo) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   Session before(db, "main");
   ASSERT_TRUE(before.attachAll());
@@ -150,4 +155,12 @@ TEST(ChangesetValue, WithoutTheSessionExtensionEveryCallSaysSo) {
   expectMissing(history.error());
   EXPECT_FALSE(history.undo(&error));
   expectMissing(error);
+}
+
+TEST(ChangesetValue, AvailabilityFollowsTheEnginesCompileOptions) {
+  // Never skipped: the skips above must not hide a session extension that
+  // is there (every engine the CI builds has it).
+  const std::vector<std::string> options = Database::compileOptions();
+  const bool compiledIn = std::find(options.begin(), options.end(), "ENABLE_SESSION") != options.end();
+  EXPECT_EQ(sessionExtensionAvailable(), compiledIn);
 }

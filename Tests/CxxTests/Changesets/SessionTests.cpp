@@ -28,6 +28,7 @@ std::vector<ChangesetOperation> operationsOf(Session& session) {
 }  // namespace
 
 TEST(Session, RecordsOnlyTheAttachedTables) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   Session session(db, "main");
   ASSERT_FALSE(session.error().isError()) << session.error();
@@ -48,6 +49,7 @@ TEST(Session, RecordsOnlyTheAttachedTables) {
 }
 
 TEST(Session, AnUpdateListsUnchangedColumnsAsNotPresentAndNullAsAValue) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   ASSERT_TRUE(db.execute("INSERT INTO items VALUES (1, 10, 1.5, 'a', x'00', 'n')"));
   Session session(db, "main");
@@ -67,6 +69,7 @@ TEST(Session, AnUpdateListsUnchangedColumnsAsNotPresentAndNullAsAValue) {
 }
 
 TEST(Session, DisabledChangesAreNotRecordedAndIndirectOnesAreMarked) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   Session session(db, "main");
   ASSERT_TRUE(session.attachAll());
@@ -91,6 +94,7 @@ TEST(Session, DisabledChangesAreNotRecordedAndIndirectOnesAreMarked) {
 }
 
 TEST(Session, ARolledBackTransactionLeavesNoChange) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   ASSERT_TRUE(db.execute("INSERT INTO items(id, t) VALUES (1, 'kept')"));
   Session session(db, "main");
@@ -102,6 +106,7 @@ TEST(Session, ARolledBackTransactionLeavesNoChange) {
 }
 
 TEST(Session, ATableWithoutAPrimaryKeyIsRefusedAndAllSkipsIt) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   Session session(db, "main");
   Error error;
@@ -116,6 +121,7 @@ TEST(Session, ATableWithoutAPrimaryKeyIsRefusedAndAllSkipsIt) {
 }
 
 TEST(Session, DiffGivesTheChangesThatTurnAnAttachedTableIntoThisOne) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   TempDir dir;
   const std::string other = dir.path() + "/other.db";
   {
@@ -140,6 +146,7 @@ TEST(Session, DiffGivesTheChangesThatTurnAnAttachedTableIntoThisOne) {
 }
 
 TEST(Session, AClosedDatabaseMakesEveryCallAMisuse) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   Session session(db, "main");
   ASSERT_TRUE(session.attachAll());
@@ -159,6 +166,7 @@ TEST(Session, AClosedDatabaseMakesEveryCallAMisuse) {
 }
 
 TEST(Session, ADestroyedDatabaseMakesEveryCallAMisuse) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   std::optional<Database> db(openChangesetDatabase());
   Session session(*db, "main");
   ASSERT_TRUE(session.attachAll());
@@ -176,6 +184,7 @@ TEST(Session, ADestroyedDatabaseMakesEveryCallAMisuse) {
 // observers are given one each, closed after): a session stops with the
 // handle it was made through, follows it when moved, and outlives the others.
 TEST(Session, ItStopsWithItsOwnHandleNotWithAnotherOfTheConnection) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   Session session(db, "main");
   ASSERT_TRUE(session.attachAll());
@@ -216,6 +225,7 @@ TEST(Session, ItStopsWithItsOwnHandleNotWithAnotherOfTheConnection) {
 }
 
 TEST(Session, OnAClosedDatabaseItDoesNotStart) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   Database db = openChangesetDatabase();
   db.close();
   Session session(db, "main");

@@ -31,6 +31,7 @@ bool write(DatabaseQueue& queue, const std::string& sql) {
 }  // namespace
 
 TEST(UndoHistory, AThousandTransactionsUndoneToTheStartAndRedoneToTheEnd) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   DatabaseQueue queue(":memory:");
   ASSERT_TRUE(queue.isOpen()) << queue.openError();
   ASSERT_TRUE(write(queue, kChangesetSchema));
@@ -73,6 +74,7 @@ TEST(UndoHistory, AThousandTransactionsUndoneToTheStartAndRedoneToTheEnd) {
 }
 
 TEST(UndoHistory, AStepWhoseRowsChangedSinceIsRefusedWithNothingApplied) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   DatabaseQueue queue(":memory:");
   ASSERT_TRUE(write(queue, kChangesetSchema));
   UndoHistory history(queue, std::vector<std::string>{"items"}, 10);
@@ -101,6 +103,7 @@ TEST(UndoHistory, AStepWhoseRowsChangedSinceIsRefusedWithNothingApplied) {
 }
 
 TEST(UndoHistory, NewWritesClearRedoAndTheDepthBoundsTheSteps) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   DatabaseQueue queue(":memory:");
   ASSERT_TRUE(write(queue, kChangesetSchema));
   UndoHistory history(queue, std::nullopt, 3);
@@ -127,6 +130,7 @@ TEST(UndoHistory, NewWritesClearRedoAndTheDepthBoundsTheSteps) {
 }
 
 TEST(UndoHistory, RefusesADepthOfZeroAMissingTableAndAKeylessOne) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   DatabaseQueue queue(":memory:");
   ASSERT_TRUE(write(queue, kChangesetSchema));
   EXPECT_EQ(UndoHistory(queue, std::nullopt, 0).error().resultCode(), ResultCode::Misuse);
@@ -140,6 +144,7 @@ TEST(UndoHistory, RefusesADepthOfZeroAMissingTableAndAKeylessOne) {
 // closed when the block returns (as an observer's is): the history's session
 // is the connection's and goes on; a session made through the handle stops.
 TEST(UndoHistory, KeepsRecordingWhenAHandleSharingTheWriterCloses) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   DatabaseQueue queue(":memory:");
   ASSERT_TRUE(write(queue, kChangesetSchema));
   UndoHistory history(queue, std::nullopt, 10);
@@ -169,6 +174,7 @@ TEST(UndoHistory, KeepsRecordingWhenAHandleSharingTheWriterCloses) {
 }
 
 TEST(UndoHistory, APoolUndoesWhileReadersRead) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
   TempDir dir;
   const std::string path = dir.path() + "/pool.db";
   ASSERT_NO_FATAL_FAILURE(makeWalDatabase(path, kChangesetSchema));

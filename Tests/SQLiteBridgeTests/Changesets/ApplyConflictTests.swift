@@ -7,7 +7,9 @@ import Testing
 /// answered where SQLite cannot replace; foreign keys; a table the target
 /// lacks; a table filter; observers told of an apply.
 /// (ApplyConflictTests.cpp checks the same in C++.)
-@Suite(.usesSessionExtension)
+@Suite(
+  .usesSessionExtension,
+  .enabled(if: Changeset.isAvailable, "this SQLite was built without the session extension (SQLITE_ENABLE_SESSION)"))
 struct ApplyConflictTests {
   private static let seed = "INSERT INTO items(id, t) VALUES (1, 'one'), (2, 'two');"
 

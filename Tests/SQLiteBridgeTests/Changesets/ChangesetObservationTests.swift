@@ -8,7 +8,9 @@ import Testing
 /// redo of an `UndoHistory`. The values come on the observation's own
 /// thread, waited for with a bound. (ApplyConflictTests.cpp checks a
 /// transaction observer told of an apply in C++.)
-@Suite(.usesSessionExtension)
+@Suite(
+  .usesSessionExtension,
+  .enabled(if: Changeset.isAvailable, "this SQLite was built without the session extension (SQLITE_ENABLE_SESSION)"))
 struct ChangesetObservationTests {
   /// Runs `body` with a queue or a pool on a fresh file holding the
   /// changeset schema.

@@ -7,7 +7,9 @@ import Testing
 /// inverse restores the before state; a concatenation equals both
 /// changesets in turn; patchsets apply. (ChangesetRoundTripTests.cpp checks
 /// the same in C++.)
-@Suite(.usesSessionExtension)
+@Suite(
+  .usesSessionExtension,
+  .enabled(if: Changeset.isAvailable, "this SQLite was built without the session extension (SQLITE_ENABLE_SESSION)"))
 struct ChangesetRoundTripTests {
   @Test func randomTransactionsReplayOnACopyAndTheirInverseRestoresTheStart() throws {
     try withTemporaryDirectory { directory in

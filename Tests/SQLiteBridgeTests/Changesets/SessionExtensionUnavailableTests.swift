@@ -9,7 +9,9 @@ import Testing
 /// suite runs meanwhile: the switch is the whole process's) and shows the
 /// extension again however it ends. (ChangesetValueTests.cpp,
 /// WithoutTheSessionExtensionEveryCallSaysSo, checks the same in C++.)
-@Suite(.hidesSessionExtension)
+@Suite(
+  .hidesSessionExtension,
+  .enabled(if: Changeset.isAvailable, "this SQLite was built without the session extension (SQLITE_ENABLE_SESSION)"))
 struct SessionExtensionUnavailableTests {
   @Test func withoutTheSessionExtensionEveryCallSaysSo() throws {
     let db = try openChangesetDatabase()

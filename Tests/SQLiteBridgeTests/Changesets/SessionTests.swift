@@ -6,7 +6,9 @@ import Testing
 /// enabled or not, indirect), when they are empty, diffs against an
 /// attached database, tables they cannot record, and a closed connection.
 /// (SessionTests.cpp checks the same in C++.)
-@Suite(.usesSessionExtension)
+@Suite(
+  .usesSessionExtension,
+  .enabled(if: Changeset.isAvailable, "this SQLite was built without the session extension (SQLITE_ENABLE_SESSION)"))
 struct SessionTests {
   private func operations(_ session: DatabaseSession) throws -> [ChangesetOperation] {
     try session.changeset().operations()

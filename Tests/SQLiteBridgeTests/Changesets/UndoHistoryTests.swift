@@ -8,7 +8,9 @@ import Testing
 /// writes clearing the redo steps, pauses, the writers it takes, and a pool
 /// with readers running meanwhile. (UndoHistoryTests.cpp checks the same in
 /// C++.)
-@Suite(.usesSessionExtension)
+@Suite(
+  .usesSessionExtension,
+  .enabled(if: Changeset.isAvailable, "this SQLite was built without the session extension (SQLITE_ENABLE_SESSION)"))
 struct UndoHistoryTests {
   private func rows(_ queue: DatabaseQueue) throws -> [[Row]] {
     try queue.read { db in try keyedRows(db) }
