@@ -47,13 +47,7 @@ public final class UndoHistory: @unchecked Sendable {
   ///   exist ("no such table") or has no PRIMARY KEY, and without the
   ///   session extension; the writer's open error.
   public init(_ writer: some DatabaseWriter, tables: [String]? = nil, depth: Int = 100) throws {
-    guard let coreWriter = CoreWriter(writer) else {
-      throw DatabaseError(
-        code: ResultCode.misuse.rawValue,
-        message:
-          "an undo history needs a DatabaseQueue or a DatabasePool, not \(type(of: writer as any DatabaseWriter))"
-      )
-    }
+    guard let coreWriter = CoreWriter(writer) else { throw CoreWriter.unsupported(writer, for: "undo histories") }
     var tracked = sqlitebridge.interop.StringList()
     for table in tables ?? [] { tracked.push_back(std.string(table)) }
     // Below 1 the core refuses the depth (size_t would wrap a negative one).

@@ -68,11 +68,12 @@ enum CoreWriter {
     }
   }
 
-  /// What an observation started on a writer of another type fails with.
-  static func unsupported(_ writer: some DatabaseWriter) -> DatabaseError {
+  /// What `what` (an observation, an undo history) made on a writer of
+  /// another type fails with.
+  static func unsupported(_ writer: some DatabaseWriter, for what: String = "observations") -> DatabaseError {
     DatabaseError(
       code: ResultCode.misuse.rawValue,
-      message: "observations need a DatabaseQueue or a DatabasePool, not \(type(of: writer as any DatabaseWriter))")
+      message: "\(what) need a DatabaseQueue or a DatabasePool, not \(type(of: writer as any DatabaseWriter))")
   }
 }
 

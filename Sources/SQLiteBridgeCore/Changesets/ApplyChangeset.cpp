@@ -1,13 +1,13 @@
 // Database::apply: a changeset applied in one savepoint, conflicts handed to
 // the caller's handler, every table checked first (SQLite would skip a
 // table it cannot apply without a word).
-#include <algorithm>
 #include <exception>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "ChangesetAccess.hpp"
+#include "ChangesetFormat.hpp"
 #include "Connection.hpp"
 #include "SQLiteValue.hpp"
 #include "TableShape.hpp"
@@ -48,18 +48,6 @@ ChangesetConflictKind kindOf(int conflict) noexcept {
       return ChangesetConflictKind::ForeignKey;
   }
 }
-
-// One table header of a changeset: the table and its primary key bytes (0,
-// or the column's place in the key), one per column.
-struct ChangedTable {
-  std::string name;
-  std::vector<unsigned char> primaryKey;
-
-  bool is(const char* table, const unsigned char* flags, int count) const noexcept {
-    return name == table && primaryKey.size() == static_cast<std::size_t>(count) &&
-           std::equal(primaryKey.begin(), primaryKey.end(), flags);
-  }
-};
 
 // What the apply's callbacks share.
 struct ApplyContext {
@@ -197,40 +185,6 @@ class ApplyScope {
   bool active_ = false;
 };
 
-// The table headers of `changeset` (each table with each primary key it is
-// given), in order of first change. Every header counts, not only a table's
-// first: SQLite checks a table again at each header that names another table
-// than the one before, and skips it silently when that header does not fit.
-bool changedTables(const Changeset& changeset, std::vector<ChangedTable>& out, Error* error) noexcept {
-  ChangesetIterator iterator;
-  int rc = iterator.start(changeset.bytes().data(), changeset.bytes().size());
-  if (rc != SQLITE_OK) return changesetCallFailure(error, rc, "reading the changeset");
-  try {
-    while ((rc = iterator.next()) == SQLITE_ROW) {
-      const char* table = nullptr;
-      int columns = 0;
-      int op = 0;
-      int indirect = 0;
-      rc = sqlite3changeset_op(iterator.handle(), &table, &columns, &op, &indirect);
-      if (rc != SQLITE_OK) break;
-      unsigned char* flags = nullptr;
-      int count = 0;
-      rc = sqlite3changeset_pk(iterator.handle(), &flags, &count);
-      if (rc != SQLITE_OK) break;
-      if (!out.empty() && out.back().is(table, flags, count)) continue;
-      bool seen = false;
-      for (const ChangedTable& changed : out) seen = seen || changed.is(table, flags, count);
-      if (seen) continue;
-      out.push_back(ChangedTable{table, std::vector<unsigned char>(flags, flags + count)});
-    }
-  } catch (const std::bad_alloc&) {
-    return changesetFailure(error, SQLITE_NOMEM, "out of memory");
-  }
-  const int finished = iterator.finish();
-  if (rc == SQLITE_DONE) rc = finished;
-  return rc == SQLITE_OK || rc == SQLITE_DONE || changesetCallFailure(error, rc, "reading the changeset");
-}
-
 }  // namespace
 
 bool Database::apply(const Changeset& changeset, const std::optional<std::vector<std::string>>& tables,
@@ -244,11 +198,19 @@ bool Database::apply(const Changeset& changeset, const std::optional<std::vector
   ApplyContext context;
   context.tables = &tables;
   context.handler = &onConflict;
-  std::vector<ChangedTable> changed;
-  if (!changedTables(changeset, changed, &failure)) return connection.fail(failure.extendedCode, failure.message, "");
+  // Every table header is checked, not only a table's first: SQLite checks
+  // a table again at each header that names another table than the one
+  // before, and skips it silently when that header does not fit.
+  std::vector<ChangesetTableHeader> changed;
+  std::string why;
+  const std::string& bytes = changeset.bytes();
+  if (!readChangesetTables(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), changed, &why)) {
+    return why.empty() ? connection.fail(SQLITE_NOMEM, "out of memory", std::string())
+                       : connection.fail(SQLITE_CORRUPT, "not a changeset: " + why, std::string());
+  }
   DatabaseRegion region;
   try {
-    for (const ChangedTable& table : changed) {
+    for (const ChangesetTableHeader& table : changed) {
       if (!context.includes(table.name.c_str())) continue;
       TableShape shape;
       if (!readTableShape(connection, "main", table.name, shape, &failure) ||

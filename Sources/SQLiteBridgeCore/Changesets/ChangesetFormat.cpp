@@ -322,6 +322,54 @@ bool rebaseDataForSQLite(const std::vector<std::string>& buffers, std::vector<st
   return true;
 }
 
+namespace {
+
+// Collects the headers changes follow, each distinct (name, key) once.
+class TableCollector final : public ChangeSink {
+ public:
+  void header(const Header& header, const unsigned char*, std::size_t) noexcept override { pending_ = header; }
+  void change(int, bool, const unsigned char*, std::size_t, const std::string&) noexcept override {
+    if (pending_.name == nullptr || failed) return;
+    const Header header = pending_;
+    pending_ = Header();
+    const auto same = [&](const ChangesetTableHeader& table) {
+      return table.name.size() == header.nameLength &&
+             std::memcmp(table.name.data(), header.name, header.nameLength) == 0 &&
+             table.primaryKey.size() == header.columns &&
+             std::memcmp(table.primaryKey.data(), header.key, static_cast<std::size_t>(header.columns)) == 0;
+    };
+    for (const ChangesetTableHeader& table : tables) {
+      if (same(table)) return;
+    }
+    try {
+      tables.push_back(ChangesetTableHeader{std::string(reinterpret_cast<const char*>(header.name), header.nameLength),
+                                            std::vector<unsigned char>(header.key, header.key + header.columns)});
+    } catch (const std::bad_alloc&) {
+      failed = true;
+    }
+  }
+
+  std::vector<ChangesetTableHeader> tables;
+  bool failed = false;
+
+ private:
+  Header pending_;
+};
+
+}  // namespace
+
+bool readChangesetTables(const unsigned char* bytes, std::size_t size, std::vector<ChangesetTableHeader>& out,
+                         std::string* why) noexcept {
+  TableCollector collector;
+  if (!Walker(bytes, size, &collector).check(why)) return false;
+  if (collector.failed) {
+    if (why != nullptr) why->clear();
+    return false;
+  }
+  out = std::move(collector.tables);
+  return true;
+}
+
 bool checkChangesetFormat(const unsigned char* bytes, std::size_t size, std::string* why) noexcept {
   return Walker(bytes, size).check(why);
 }

@@ -18,6 +18,24 @@ namespace sqlitebridge {
 /// `*why`. Never throws (`why` is assigned only when memory allows).
 bool checkChangesetFormat(const unsigned char* bytes, std::size_t size, std::string* why) noexcept;
 
+/// A table as a changeset's header gives it: its name and one byte per
+/// column (0, or the column's place in the primary key).
+struct ChangesetTableHeader {
+  std::string name;
+  std::vector<unsigned char> primaryKey;
+};
+
+/// The distinct table headers of well-formed changeset bytes that changes
+/// follow (a table named twice with another key counts twice), in order,
+/// into `out`: what `Database::apply` checks against the target before
+/// SQLite applies anything (SQLite reads a table's header again at each
+/// header and skips it silently when it does not fit). Reads the bytes with
+/// the walk `checkChangesetFormat` makes, decoding no value. False with the
+/// reason in `*why` for bytes that are not well formed, or with `*why` empty
+/// when memory runs out (`out` unchanged).
+bool readChangesetTables(const unsigned char* bytes, std::size_t size, std::vector<ChangesetTableHeader>& out,
+                         std::string* why) noexcept;
+
 /// `buffers` of rebase data (each as `checkChangesetFormat` wants it), in
 /// the order a rebaser is configured with them, into `out` without the
 /// entries SQLite's rebaser mishandles: once it holds a row's delete that
