@@ -9,7 +9,7 @@ let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
 // included by file name, so each folder is on its header search path.
 let coreFolders = [
   "Opening", "Statements", "Values", "Errors", "Schema", "Records", "Concurrency", "Extensions", "Observation",
-  "Interop", "Query", "Changesets",
+  "Interop", "Query", "Changesets", "Sync",
 ]
 
 let package = Package(

@@ -1,7 +1,9 @@
 // TCP to a dqlite node: non-blocking sockets, every wait through poll with
 // what is left of a deadline, no SIGPIPE (a node that went away is an
 // error, not a signal), TCP_NODELAY (requests are small and answered one
-// at a time: Nagle's delay would be added to each).
+// at a time: Nagle's delay would be added to each), and on Linux
+// TCP_QUICKACK after each read (the node's own Nagle would otherwise wait
+// for our delayed ACK in the middle of a longer answer).
 #include "ClusterSocket.hpp"
 
 #include <errno.h>
@@ -207,6 +209,14 @@ std::size_t ClusterSocket::receiveSome(std::uint8_t* bytes, std::size_t size, De
       return 0;
     }
     const ssize_t got = ::recv(fd_, bytes, size, 0);
+#ifdef TCP_QUICKACK
+    // Linux delays the ACK of what it read (up to 40 ms) unless told not
+    // to, each time: a node that writes an answer of a few kilobytes in
+    // pieces without TCP_NODELAY (dqlite 1.11's) holds the next piece until
+    // that ACK, so a 100-row sync pull took 43 ms instead of 1.
+    int quick = 1;
+    ::setsockopt(fd_, IPPROTO_TCP, TCP_QUICKACK, &quick, sizeof quick);
+#endif
     if (got > 0) return static_cast<std::size_t>(got);
     if (got == 0) {
       problem = "the node closed the connection";

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "CommitPreparation.hpp"
 #include "FetchHold.hpp"
 #include "Hooks.hpp"
 #include "OpenFiles.hpp"
@@ -45,6 +46,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   /// The sessions recording this connection (Changesets/SessionRegistry.hpp),
   /// deleted by `close` before the handle closes.
   SessionRegistry sessions;
+  /// What writes into a transaction just before the core commits it
+  /// (Schema/CommitPreparation.hpp: the sync engine's pending changes).
+  CommitPreparers commitPreparers;
   /// Statements compiled on this connection so far (to observe the cache).
   std::int64_t preparedCount = 0;
   /// The main database file while open (unknown for in-memory and temporary

@@ -91,6 +91,25 @@ enum CommandLineTool {
       changeset invert FILE --output OUT
           Write the changeset that undoes FILE to OUT (a patchset cannot be
           inverted: exit 1).
+      sync DB --hub HUB --tables T1,T2 --device NAME [--execute SQL]...
+      sync DB --cluster HOST:PORT,... [--hub-database NAME] --tables T1,T2 --device NAME
+          Run each SQL (one statement) in a write transaction of its own while
+          the engine records, then one sync of DB, the device NAME's
+          database: pull what other devices
+          pushed to the hub, rewrite DB (its pending changes on top, the later
+          change in the hub's order winning conflicts), push. The hub is a
+          SQLite file HUB (made when missing) or, with --cluster, the cluster
+          database NAME (sync-hub by default). Prints "pushed N, pulled N,
+          rounds N, conflicts N" and each conflict. Each table needs a PRIMARY
+          KEY; DB records as NAME from the first sync on (another name: exit
+          1). A failed sync exits 1, DB as before, its changes kept. Changes
+          to DB are recorded only while an engine is open on it (--execute, an
+          app's SyncEngine): see docs/sync.md.
+      hub log HUB [--after N]
+          Print the entries of the hub's log after position N (0: all) as a
+          JSON array: position, device, sequence, changes, bytes and the
+          changeset in hex. HUB is a file, or with --cluster the cluster
+          database's name.
       node --address HOST:PORT --data DIR [--join HOST:PORT,...] [--id N]
           Run a dqlite node (a member of a replicated cluster) in the
           foreground until SIGTERM or SIGINT, when it hands leadership over (if
@@ -106,7 +125,7 @@ enum CommandLineTool {
           ("encryption: available" or "encryption: unavailable") and whether
           it runs dqlite nodes ("dqlite node: available" or "... unavailable").
 
-    --cluster HOST:PORT[,HOST:PORT...]  (query, watch, shell, cluster)
+    --cluster HOST:PORT[,HOST:PORT...]  (query, watch, shell, cluster, sync, hub)
           Work on a dqlite cluster instead of a file: DB is the name of the
           cluster's database, reached through its leader (any member listed
           leads the client to it). watch then runs the statement again every
@@ -150,8 +169,8 @@ enum CommandLineTool {
     do {
       let opener = try DatabaseOpener(&options)
       let cluster = try ClusterTarget(&options)
-      if cluster != nil && !["query", "watch", "shell", "cluster"].contains(command) {
-        throw UsageError("--cluster is taken by query, watch, shell and cluster, not by \(command)")
+      if cluster != nil && !["query", "watch", "shell", "cluster", "sync", "hub"].contains(command) {
+        throw UsageError("--cluster is taken by query, watch, shell, cluster, sync and hub, not by \(command)")
       }
       if opener.hasConnectionOptions && (cluster != nil || ["node", "cluster", "version"].contains(command)) {
         throw UsageError(
@@ -180,6 +199,8 @@ enum CommandLineTool {
       case "diff": try DiffCommand.run(&options, opener)
       case "apply": try ApplyCommand.run(&options, opener)
       case "changeset": try ChangesetCommand.run(&options)
+      case "sync": try SyncCommand.run(&options, opener, cluster)
+      case "hub": try HubCommand.run(&options, cluster)
       case "version": try VersionCommand.run(&options)
       case "help", "--help", "-h": print(usage)
       default: throw UsageError("unknown command '\(command)'")

@@ -24,6 +24,8 @@ import test_generate
 from test_generate import AffinityTests, CollisionTests, HostileSchemaTests, SelectionTests  # noqa: F401
 
 CLI = None
+# The repository root (the shared fixtures are under Tests/Fixtures).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(*args, input=None):
@@ -937,6 +939,107 @@ class ChangesetCommandTests(unittest.TestCase):
         self.assertEqual(self.dump(target), self.dump(self.b))
 
 
+class SyncCommandTests(unittest.TestCase):
+    """sync and hub log (issue 42): devices syncing through a SQLite-file hub, edits made with --execute while the
+    engine records, conflicts reported, the log as JSON, and what is refused."""
+
+    SCHEMA_PATH = os.path.join(ROOT, "Tests", "Fixtures", "sync", "schema.sql")
+
+    def setUp(self):
+        self.dir = use_temporary_directory(self)
+        with open(self.SCHEMA_PATH) as schema:
+            script = schema.read()
+        self.phone = make_database(os.path.join(self.dir, "phone.db"), script)
+        self.laptop = make_database(os.path.join(self.dir, "laptop.db"), script)
+        self.hub = os.path.join(self.dir, "hub.db")
+
+    def sync(self, db, device, *execute, tables="notes,tags"):
+        args = ["sync", db, "--hub", self.hub, "--tables", tables, "--device", device]
+        for sql in execute:
+            args += ["--execute", sql]
+        return run(*args)
+
+    @staticmethod
+    def rows(path):
+        con = sqlite3.connect(path)
+        try:
+            return (con.execute("SELECT * FROM notes ORDER BY id").fetchall(),
+                    con.execute("SELECT * FROM tags ORDER BY id").fetchall())
+        finally:
+            con.close()
+
+    def test_two_devices_converge_and_the_later_insert_wins_a_collision(self):
+        result = self.sync(self.phone, "phone", "INSERT INTO notes(id, title) VALUES ('n1', 'from phone')",
+                           "INSERT INTO notes(id, title) VALUES ('n2', 'only phone')")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, "pushed 2, pulled 0, rounds 1, conflicts 0\n")
+        result = self.sync(self.laptop, "laptop", "INSERT INTO notes(id, title) VALUES ('n1', 'from laptop')",
+                           "INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.splitlines(),
+                         ["pushed 2, pulled 2, rounds 1, conflicts 1", "  conflict at insert of notes (n1)"])
+        result = self.sync(self.phone, "phone")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, "pushed 0, pulled 2, rounds 1, conflicts 0\n")
+        self.assertEqual(self.rows(self.phone), self.rows(self.laptop))
+        self.assertEqual(self.rows(self.phone),
+                         ([("n1", "from laptop", ""), ("n2", "only phone", "")], [("t1", "n1", "work")]))
+
+    def test_hub_log_prints_the_entries_as_json(self):
+        self.assertEqual(self.sync(self.phone, "phone", "INSERT INTO notes(id, title) VALUES ('n1', 'a')").returncode, 0)
+        self.assertEqual(self.sync(self.laptop, "laptop").returncode, 0)  # pulls n1
+        self.assertEqual(self.sync(self.laptop, "laptop", "DELETE FROM notes WHERE id = 'n1'").returncode, 0)
+        result = run("hub", "log", self.hub)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        log = json.loads(result.stdout)
+        self.assertEqual([(e["position"], e["device"], e["sequence"], e["changes"]) for e in log],
+                         [(1, "phone", 1, 1), (2, "laptop", 1, 1)])
+        self.assertEqual(log[0]["bytes"] * 2, len(log[0]["changeset"]))
+        after = json.loads(run("hub", "log", self.hub, "--after", "1").stdout)
+        self.assertEqual([e["position"] for e in after], [2])
+        self.assertEqual(json.loads(run("hub", "log", self.hub, "--after", "2").stdout), [])
+
+    def test_a_failed_sync_exits_1_and_changes_nothing(self):
+        # A table without a primary key cannot be synced.
+        make_database(os.path.join(self.dir, "keyless.db"), "CREATE TABLE events(at TEXT)")
+        result = run("sync", os.path.join(self.dir, "keyless.db"), "--hub", self.hub, "--tables", "events",
+                     "--device", "x")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("table events has no PRIMARY KEY", result.stderr)
+        # A database syncs as one device only.
+        self.assertEqual(self.sync(self.phone, "phone").returncode, 0)
+        before = dump_database(self.phone)
+        result = self.sync(self.phone, "tablet")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("syncs as device 'phone'", result.stderr)
+        self.assertEqual(dump_database(self.phone), before)
+        # An entry with more columns than the table here.
+        con = sqlite3.connect(self.laptop)
+        con.execute("ALTER TABLE notes ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
+        con.commit()
+        con.close()
+        self.assertEqual(self.sync(self.laptop, "laptop", "INSERT INTO notes(id, title) VALUES ('n9', 'x')").returncode,
+                         0)
+        before = dump_database(self.phone)
+        result = self.sync(self.phone, "phone")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("SQLite error 17", result.stderr)
+        self.assertIn("a column after body is missing here", result.stderr)
+        self.assertEqual(dump_database(self.phone), before)
+
+    def test_usage_errors_exit_2(self):
+        for args in (["sync", self.phone, "--tables", "notes", "--device", "p"],
+                     ["sync", self.phone, "--hub", self.hub, "--device", "p"],
+                     ["sync", self.phone, "--hub", self.hub, "--tables", "notes"],
+                     ["hub", "show", self.hub],
+                     ["hub", "log", self.hub, "--after", "-1"]):
+            result = run(*args)
+            self.assertEqual(result.returncode, 2, (args, result.stderr))
+        result = run("hub", "log", os.path.join(self.dir, "missing.db"))
+        self.assertEqual(result.returncode, 1)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "missing.db")))
+
+
 class CSVTests(unittest.TestCase):
     def setUp(self):
         self.db = os.path.join(use_temporary_directory(self), "csv.db")
@@ -1349,6 +1452,25 @@ class ClusterCommandTests(unittest.TestCase):
         self.assertIn('"s"', result.stdout)
         self.assertIn("CREATE TABLE s(x INTEGER)", result.stdout)
         self.assertIn("no such column: nope", result.stderr)
+
+    def test_sync_through_a_hub_on_the_cluster(self):
+        directory = tempfile.mkdtemp(dir=self.dir.name)
+        with open(os.path.join(ROOT, "Tests", "Fixtures", "sync", "schema.sql")) as schema:
+            script = schema.read()
+        phone = make_database(os.path.join(directory, "phone.db"), script)
+        laptop = make_database(os.path.join(directory, "laptop.db"), script)
+        common = ["--cluster", self.cluster, "--hub-database", "cli-sync-hub", "--tables", "notes"]
+        result = run("sync", phone, *common, "--device", "phone", "--execute",
+                     "INSERT INTO notes(id, title) VALUES ('n1', 'on the cluster')")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, "pushed 1, pulled 0, rounds 1, conflicts 0\n")
+        result = run("sync", laptop, *common, "--device", "laptop")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, "pushed 0, pulled 1, rounds 1, conflicts 0\n")
+        log = json.loads(run("hub", "log", "cli-sync-hub", "--cluster", self.cluster).stdout)
+        self.assertEqual([(e["position"], e["device"], e["sequence"]) for e in log], [(1, "phone", 1)])
+        self.assertEqual(SyncCommandTests.rows(phone), SyncCommandTests.rows(laptop))
+        self.assertEqual(SyncCommandTests.rows(laptop), ([("n1", "on the cluster", "")], []))
 
     def test_watch_follows_another_clients_commits(self):
         self.assertEqual(run("query", "cw", "CREATE TABLE w(n)", "--cluster", self.cluster).returncode, 0)

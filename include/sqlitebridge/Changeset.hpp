@@ -79,7 +79,8 @@ enum class ChangesetConflictKind {
 struct ChangesetConflict {
   /// Why the change could not be made as it is.
   ChangesetConflictKind kind = ChangesetConflictKind::Data;
-  /// The change that met it; `nullopt` for `ForeignKey`.
+  /// The change that met it; `nullopt` for `ForeignKey` when an apply
+  /// reports one (a sync round's report gives the operation it dropped).
   std::optional<ChangesetOperation> operation;
   /// The row in the database the change conflicts with (Data and
   /// Conflict); `nullopt` for the other kinds.

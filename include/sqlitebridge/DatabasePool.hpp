@@ -116,6 +116,7 @@ class SQLITEBRIDGE_API DatabasePool {
   friend struct interop::SnapshotAccess;
   friend struct ObservationAccess;
   friend class UndoHistory;
+  friend class SyncEngine;
   std::unique_ptr<ConnectionPool> pool_;
 };
 

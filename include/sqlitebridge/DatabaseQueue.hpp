@@ -108,6 +108,7 @@ class SQLITEBRIDGE_API DatabaseQueue {
   friend struct interop::ConcurrencyTesting;
   friend struct ObservationAccess;
   friend class UndoHistory;
+  friend class SyncEngine;
   std::unique_ptr<ConnectionPool> pool_;
 };
 

@@ -30,6 +30,7 @@
 #include "Schema.hpp"
 #include "Statement.hpp"
 #include "StatementText.hpp"
+#include "Sync.hpp"
 #include "TableHelpers.hpp"
 #include "Tracing.hpp"
 #include "Transaction.hpp"

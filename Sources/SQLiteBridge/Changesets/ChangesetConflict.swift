@@ -6,7 +6,9 @@ import SQLiteBridgeCore.Interop
 public struct ChangesetConflict: Sendable, Hashable {
   /// Why the change could not be made as it is.
   public var kind: ChangesetConflictKind
-  /// The change that met it; `nil` for ``ChangesetConflictKind/foreignKey``.
+  /// The change that met it; `nil` for ``ChangesetConflictKind/foreignKey``
+  /// as an apply reports it (in a ``SyncReport``, a foreign-key conflict
+  /// carries the pending operation the round dropped).
   public var operation: ChangesetOperation?
   /// The row in the database the change conflicts with, one value per
   /// column (``ChangesetConflictKind/data`` and

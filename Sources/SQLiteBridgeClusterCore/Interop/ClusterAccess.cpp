@@ -79,4 +79,16 @@ std::string ClusterAccess::nodeAddress(const ClusterNode& node) noexcept {
   }
 }
 
+SyncHubHandle ClusterAccess::makeSyncHub(ClusterDatabase& database, const std::string& table, Error& error) noexcept {
+  SyncHubHandle handle;
+  try {
+    auto hub = std::make_shared<ClusterSyncHub>(std::move(database), table);
+    error = hub->error();
+    if (!error.isError()) handle.hub = std::move(hub);
+  } catch (const std::bad_alloc&) {
+    error = Error{SQLITE_NOMEM, SQLITE_NOMEM, "out of memory", std::string()};
+  }
+  return handle;
+}
+
 }  // namespace sqlitebridge::interop

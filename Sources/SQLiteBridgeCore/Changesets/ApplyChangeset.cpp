@@ -157,7 +157,8 @@ class ApplyScope {
   bool commit() noexcept {
     if (!active_) return false;
     active_ = false;
-    if (db_.execute(outermost_ ? "COMMIT" : "RELEASE sqlitebridge_apply_changeset")) return true;
+    const bool prepared = !outermost_ || prepareToCommit(db_, *ChangesetAccess::connection(db_));
+    if (prepared && db_.execute(outermost_ ? "COMMIT" : "RELEASE sqlitebridge_apply_changeset")) return true;
     // A COMMIT that failed (SQLITE_BUSY, a deferred constraint) may leave
     // the transaction open.
     if (outermost_ && sqlite3_get_autocommit(db_.handle()) == 0) {

@@ -453,7 +453,7 @@ bool ConnectionPool::finish(ConnectionLease& lease, bool commit, bool rollBackAf
       endOpenTransaction(database);
       return !lease.error.isError();
     }
-    if (database.execute("COMMIT")) return true;
+    if (prepareToCommit(database, connection) && database.execute("COMMIT")) return true;
     lease.error = database.lastError();
     endOpenTransaction(database);
     return false;

@@ -229,7 +229,8 @@ bool Migrator::finishMigration(Database& db, const std::string& identifier, bool
           "it ended the migration's transaction itself; a migration must not commit or roll back (it runs in a "
           "transaction of its own)";
     } else {
-      ok = foreignKeysHold(connection) && record(connection, identifier) && runScript(connection, "COMMIT");
+      ok = foreignKeysHold(connection) && record(connection, identifier) && prepareToCommit(db, connection) &&
+           runScript(connection, "COMMIT");
       if (!ok) reason = connection.error;
     }
     // A failed COMMIT leaves the transaction open.

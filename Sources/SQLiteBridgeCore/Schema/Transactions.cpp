@@ -32,7 +32,7 @@ bool Database::runControl(const std::string& sql) noexcept { return execute(sql)
 
 bool Database::begin(TransactionKind kind) noexcept { return runControl(beginSQL(kind)); }
 
-bool Database::commit() noexcept { return runControl("COMMIT"); }
+bool Database::commit() noexcept { return beginCall() && prepareToCommit(*this, *connection_) && runControl("COMMIT"); }
 
 bool Database::rollback() noexcept { return runControl("ROLLBACK"); }
 

@@ -34,13 +34,16 @@ public final class NotesStore: Sendable {
     try queue.writeWithoutTransaction { db in try NotesMigrations.migrator.migrate(db) }
   }
 
-  /// Inserts a new note and returns it with its id.
+  /// Inserts a new note and returns it with its id: `id` when given (a
+  /// synced copy picks ids that no other copy picks: `NotesSync.add`), the
+  /// next one SQLite assigns otherwise.
   ///
   /// - Throws: `NotesError.blankTitle` for an empty or whitespace title
-  ///   (nothing is written); `DatabaseError` when the write fails.
-  public func add(title: String, body: String = "") throws -> Note {
+  ///   (nothing is written); `DatabaseError` when the write fails
+  ///   (`.constraint` for an id already taken).
+  public func add(title: String, body: String = "", id: Int64? = nil) throws -> Note {
     guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw NotesError.blankTitle }
-    var note = Note(title: title, body: body)
+    var note = Note(id: id, title: title, body: body)
     note.id = try queue.write { db in try db.insert(note) }
     return note
   }

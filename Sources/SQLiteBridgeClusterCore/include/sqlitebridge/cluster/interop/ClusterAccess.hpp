@@ -12,6 +12,8 @@
 
 #include "sqlitebridge/cluster/ClusterDatabase.hpp"
 #include "sqlitebridge/cluster/ClusterNode.hpp"
+#include "sqlitebridge/cluster/ClusterSyncHub.hpp"
+#include "sqlitebridge/interop/Sync.hpp"
 #include "sqlitebridge/interop/RowListAccess.hpp"
 
 namespace sqlitebridge::interop {
@@ -49,5 +51,9 @@ struct SQLITEBRIDGE_API ClusterAccess {
   static bool lastColumnNames(const ClusterDatabase& database, StringList& names) noexcept;
   /// `node.address()`; empty when not running (or when memory runs out).
   static std::string nodeAddress(const ClusterNode& node) noexcept;
+  /// A `ClusterSyncHub` taking `database`'s connection (the client is then
+  /// closed) for the log `table`; a null hub, with `error` set (its
+  /// `error()`, or SQLITE_NOMEM), when it is not usable.
+  static SyncHubHandle makeSyncHub(ClusterDatabase& database, const std::string& table, Error& error) noexcept;
 };
 }  // namespace sqlitebridge::interop
