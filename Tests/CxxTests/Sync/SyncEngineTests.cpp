@@ -446,3 +446,41 @@ TEST_F(SyncEngineTest, AHubAnsweringMoreEntriesThanAskedForFailsTheSync) {
   EXPECT_EQ(phone.rows(), before);
   EXPECT_EQ(phone.pending(), 1);
 }
+
+TEST_F(SyncEngineTest, ACommitRefusedByADeferredKeyAndRetriedIsOnePendingChange) {
+  const std::string path = dir / "deferred.sqlite";
+  {
+    Database db = Database::open(path);
+    ASSERT_TRUE(
+        db.executeScript("CREATE TABLE parents(id TEXT PRIMARY KEY);"
+                         "CREATE TABLE children(id TEXT PRIMARY KEY, parent TEXT REFERENCES parents(id) "
+                         "DEFERRABLE INITIALLY DEFERRED);"))
+        << db.lastError();
+  }
+  DatabaseQueue queue(path);
+  SyncEngine engine(queue, {"parents", "children"}, "phone", hub);
+  ASSERT_FALSE(engine.error().isError()) << engine.error();
+  // The first COMMIT fails on the deferred key and leaves the transaction
+  // open; the pending change it wrote is replaced by the second's.
+  const bool committed = queue.writeWithoutTransaction([](Database& db) {
+    Transaction transaction(db);
+    EXPECT_TRUE(db.execute("INSERT INTO children(id, parent) VALUES ('c1', 'p1')")) << db.lastError();
+    EXPECT_FALSE(transaction.commit());
+    EXPECT_EQ(db.lastError().code, SQLITE_CONSTRAINT) << db.lastError();
+    EXPECT_TRUE(transaction.isActive());
+    EXPECT_TRUE(db.execute("INSERT INTO parents(id) VALUES ('p1')")) << db.lastError();
+    return transaction.commit();
+  });
+  EXPECT_TRUE(committed);
+  std::int64_t pending = 0;
+  ASSERT_TRUE(engine.pendingCount(pending));
+  EXPECT_EQ(pending, 1);
+  SyncReport report;
+  Error error;
+  ASSERT_TRUE(engine.sync(report, &error)) << error;
+  const std::vector<SyncEntry> entries = log();
+  ASSERT_EQ(entries.size(), 1u);
+  std::vector<ChangesetOperation> operations;
+  ASSERT_TRUE(entries[0].changeset.operations(operations));
+  EXPECT_EQ(operations.size(), 2u);  // the child and its parent, in one entry
+}
