@@ -23,8 +23,8 @@ import SQLiteBridgeCore.Interop
 /// acknowledges them) or not (then pushes them again): never twice.
 ///
 /// It takes the client's connection (the `ClusterDatabase` given is closed
-/// after) and serializes its use. Its async calls block the thread they run
-/// on while the cluster answers. `@unchecked Sendable`: its one stored value
+/// after) and serializes its use. Its async calls wait for the cluster on a
+/// thread of Dispatch's, not of Swift's cooperative pool. `@unchecked Sendable`: its one stored value
 /// shares the core's hub, whose every entry point is thread-safe.
 public final class ClusterSyncHub: SyncHub, @unchecked Sendable {
   private let core: CoreSyncHub
@@ -52,7 +52,7 @@ public final class ClusterSyncHub: SyncHub, @unchecked Sendable {
   ///   outcome is unknown; the cluster's other failures (`.cantOpen` when no
   ///   leader answered in time).
   public func append(_ entries: [SyncEntry], after last: Int64) async throws -> Bool {
-    try core.append(entries, after: last)
+    try await core.append(entries, after: last)
   }
 
   /// The entries after `position`, in order, at most `limit` of them.
@@ -60,7 +60,7 @@ public final class ClusterSyncHub: SyncHub, @unchecked Sendable {
   /// - Throws: `DatabaseError`: `.corrupt` for an entry whose changeset does
   ///   not parse (naming its position); the cluster's failures.
   public func entries(after position: Int64, limit: Int) async throws -> [SyncEntry] {
-    try core.entries(after: position, limit: limit)
+    try await core.entries(after: position, limit: limit)
   }
 
   /// The log's last position (0 when it is empty).

@@ -1,10 +1,11 @@
 import CxxStdlib
+import Dispatch
 import SQLiteBridgeCore
 import SQLiteBridgeCore.Interop
 
 /// One of the core's hubs (the SQLite file's, the cluster's) as the Swift
-/// hubs call it: the entries converted both ways, each call blocking while
-/// the core works, failures thrown as `DatabaseError`. Shared by
+/// hubs call it: the entries converted both ways, each call waiting for the
+/// core off Swift's cooperative pool, failures thrown as `DatabaseError`. Shared by
 /// ``DatabaseSyncHub`` and the cluster module's `ClusterSyncHub`.
 package struct CoreSyncHub: @unchecked Sendable {
   /// The core's hub, whose every entry point is thread-safe (unchecked
@@ -16,22 +17,25 @@ package struct CoreSyncHub: @unchecked Sendable {
     self.handle = handle
   }
 
-  /// `SyncHub.append(_:after:)`, blocking.
-  package func append(_ entries: [SyncEntry], after last: Int64) throws -> Bool {
-    let list = try entries.coreList()
-    var appended = false
-    var error = sqlitebridge.Error()
-    guard SyncInterop.append(handle, list, last, &appended, &error) else { throw DatabaseError(error) }
-    return appended
+  /// `SyncHub.append(_:after:)`.
+  package func append(_ entries: [SyncEntry], after last: Int64) async throws -> Bool {
+    try await awaitOffThePool {
+      let list = try entries.coreList()
+      var appended = false
+      var error = sqlitebridge.Error()
+      guard SyncInterop.append(handle, list, last, &appended, &error) else { throw DatabaseError(error) }
+      return appended
+    }
   }
 
-  /// `SyncHub.entries(after:limit:)`, blocking; a negative `limit` asks for
-  /// none.
-  package func entries(after position: Int64, limit: Int) throws -> [SyncEntry] {
-    var list = sqlitebridge.interop.SyncEntryList()
-    var error = sqlitebridge.Error()
-    guard SyncInterop.entries(handle, position, max(limit, 0), &list, &error) else { throw DatabaseError(error) }
-    return [SyncEntry](list)
+  /// `SyncHub.entries(after:limit:)`; a negative `limit` asks for none.
+  package func entries(after position: Int64, limit: Int) async throws -> [SyncEntry] {
+    try await awaitOffThePool {
+      var list = sqlitebridge.interop.SyncEntryList()
+      var error = sqlitebridge.Error()
+      guard SyncInterop.entries(handle, position, max(limit, 0), &list, &error) else { throw DatabaseError(error) }
+      return [SyncEntry](list)
+    }
   }
 
   /// The log's last position (0 when empty), blocking.
@@ -40,5 +44,16 @@ package struct CoreSyncHub: @unchecked Sendable {
     var error = sqlitebridge.Error()
     guard SyncInterop.lastPosition(handle, &position, &error) else { throw DatabaseError(error) }
     return position
+  }
+}
+
+/// Runs `work` (a call that waits: for the writer, for a hub) on a thread of
+/// Dispatch's and awaits it, so that no thread of Swift's cooperative pool
+/// waits with it.
+package func awaitOffThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+    DispatchQueue.global(qos: .userInitiated).async {
+      continuation.resume(with: Result { try work() })
+    }
   }
 }

@@ -16,9 +16,9 @@ import SQLiteBridgeCore.Interop
 /// transaction, so processes sharing the file append one at a time
 /// (waiting up to the busy timeout, 5 s).
 ///
-/// Its async calls are SQLite calls that block the thread of Swift's
-/// cooperative pool they run on while SQLite works (an append waits up to
-/// the busy timeout for another process's).
+/// Its async calls wait for SQLite (an append up to the busy timeout for
+/// another process's) on a thread of Dispatch's, not of Swift's
+/// cooperative pool.
 /// `@unchecked Sendable`: its one stored value shares the core's hub, whose
 /// every entry point is thread-safe (its own `DatabaseQueue` serializes
 /// them).
@@ -49,7 +49,7 @@ public final class DatabaseSyncHub: SyncHub, @unchecked Sendable {
   ///   with an empty device name or a sequence below 1 (naming the entry);
   ///   `.busy` past the busy timeout and other write failures.
   public func append(_ entries: [SyncEntry], after last: Int64) async throws -> Bool {
-    try core.append(entries, after: last)
+    try await core.append(entries, after: last)
   }
 
   /// The entries after `position`, in order, at most `limit` of them (a
@@ -59,7 +59,7 @@ public final class DatabaseSyncHub: SyncHub, @unchecked Sendable {
   ///   does not parse (naming its position; none of the page is returned);
   ///   read failures (`.busy`, `.ioError`, ...).
   public func entries(after position: Int64, limit: Int) async throws -> [SyncEntry] {
-    try core.entries(after: position, limit: limit)
+    try await core.entries(after: position, limit: limit)
   }
 
   /// The log's last position (0 when it is empty).

@@ -111,10 +111,10 @@ public final class SyncEngine: @unchecked Sendable {
   /// pushes the pending changes, and repeats while the log moved meanwhile.
   /// Returns what it did once every pending change is in the log.
   ///
-  /// The local work runs on the writer, blocking the thread of Swift's
-  /// cooperative pool the call runs on while it does; the hub's calls are
-  /// awaited. A second call on the same
-  /// engine waits until the first one is over. Observers see one commit
+  /// The local work (transactions on the writer) waits on a thread of
+  /// Dispatch's, never on one of Swift's cooperative pool; the hub's calls
+  /// are awaited. A second call on the same engine waits until the first
+  /// one is over. Observers see one commit
   /// per rewrite of the copy.
   ///
   /// - Throws: the error the hub threw, unchanged (the pending changes are
@@ -149,54 +149,58 @@ public final class SyncEngine: @unchecked Sendable {
     get async { await rounds.waitingCount }
   }
 
-  /// Drives one core round with the hub's answers.
+  /// Drives one core round with the hub's answers. The round's local work
+  /// (reading where the copy stands, the rewrite, the acknowledgement: each
+  /// a transaction on the writer, which may wait for it) runs on a thread
+  /// of its own (`local`), never on a thread of Swift's cooperative pool.
   private func runRound() async throws -> SyncReport {
-    var round = SyncInterop.startRound(core.pointee)
+    let round = RoundHandle()
+    defer { round.pointer.deinitialize(count: 1).deallocate() }
+    let engine = EngineHandle(pointer: core)
+    await Self.local { round.pointer.initialize(to: SyncInterop.startRound(engine.pointer.pointee)) }
     while true {
-      switch round.step() {
+      switch round.pointer.pointee.step() {
       case .Pull:
-        let after = round.after()
-        let limit = Int(clamping: round.limit())
+        let after = round.pointer.pointee.after()
+        let limit = Int(clamping: round.pointer.pointee.limit())
         let page: [SyncEntry]
         do {
           try Task.checkCancellation()
           page = try await hub.entries(after: after, limit: limit)
+          for entry in page { round.pointer.pointee.addPulled(try entry.core()) }
         } catch {
-          round.hubFailed(Self.hubFailure(error))
+          round.pointer.pointee.hubFailed(Self.hubFailure(error))
           throw error
         }
-        for entry in page {
-          let cxx: sqlitebridge.SyncEntry
-          do {
-            cxx = try entry.core()
-          } catch {
-            round.hubFailed(Self.hubFailure(error))
-            throw error
-          }
-          round.addPulled(cxx)
-        }
-        round.endPull()
+        await Self.local { round.pointer.pointee.endPull() }
       case .Push:
         var entries: [SyncEntry] = []
-        let count = SyncInterop.pushCount(round)
+        let count = SyncInterop.pushCount(round.pointer.pointee)
         entries.reserveCapacity(count)
-        for index in 0..<count { entries.append(SyncEntry(SyncInterop.pushEntry(round, index)!)) }
-        let after = round.after()
+        for index in 0..<count { entries.append(SyncEntry(SyncInterop.pushEntry(round.pointer.pointee, index)!)) }
+        let after = round.pointer.pointee.after()
         let appended: Bool
         do {
           try Task.checkCancellation()
           appended = try await hub.append(entries, after: after)
         } catch {
-          round.hubFailed(Self.hubFailure(error))
+          round.pointer.pointee.hubFailed(Self.hubFailure(error))
           throw error
         }
-        round.pushed(appended)
+        await Self.local { round.pointer.pointee.pushed(appended) }
       case .Finished:
-        return Self.report(of: round)
+        return Self.report(of: round.pointer.pointee)
       default:
-        throw DatabaseError(round.error())
+        throw DatabaseError(round.pointer.pointee.error())
       }
     }
+  }
+
+  /// Runs `work` (a step of the round that uses the database) off Swift's
+  /// cooperative pool and waits for it.
+  private static func local(_ work: @escaping @Sendable () -> Void) async {
+    // `work` throws nothing: the round keeps its failure.
+    _ = try? await awaitOffThePool(work)
   }
 
   /// What a finished round did.
@@ -224,4 +228,18 @@ public final class SyncEngine: @unchecked Sendable {
       error is CancellationError ? "the sync was cancelled" : "the hub failed: \(String(describing: error))")
     return failure
   }
+}
+
+/// The round of one `sync()` call, used by one thread at a time: the call's
+/// task between its awaits, and the Dispatch thread of a local step while
+/// the task waits for it (`@unchecked Sendable` for that hand-over, which
+/// the continuation orders).
+private final class RoundHandle: @unchecked Sendable {
+  let pointer = UnsafeMutablePointer<sqlitebridge.SyncRound>.allocate(capacity: 1)
+}
+
+/// The core's engine for a local step (its entry points are thread-safe;
+/// the `SyncEngine` outlives the step, which its `sync()` call awaits).
+private struct EngineHandle: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<sqlitebridge.SyncEngine>
 }

@@ -173,4 +173,51 @@ struct SyncEngineConcurrencyTests {
     #expect(next.pushed == 1)
     #expect(try phone.pending() == 0)
   }
+
+  /// While plain threads hold the writers of more devices than there are
+  /// cores, the syncs of those devices wait for them without holding a
+  /// thread of Swift's cooperative pool: an unrelated task still runs.
+  @Test func syncsWaitingForTheirWritersDoNotBlockTheCooperativePool() async throws {
+    let world = try SyncWorld()
+    defer { world.remove() }
+    let count = 4 * max(ProcessInfo.processInfo.activeProcessorCount, 2)
+    let devices = try (0..<count).map { try world.device("device\($0)") }
+    for device in devices {
+      try device.write("INSERT INTO notes(id, title) VALUES (?, 'x')", [.text(UUID().uuidString)])
+    }
+    let holding = Latch(count)
+    let release = Signal()
+    let holders = devices.map { device in
+      TestThread("a writer's holder") {
+        do {
+          try device.queue.write { _ in
+            holding.countDown()
+            #expect(release.wait(), "the test did not release the writer")
+          }
+        } catch {
+          Issue.record("the holder's write failed: \(error)")
+        }
+      }
+    }
+    #expect(await holding.waitFromTask(), "the holders did not all start")
+    let calling = Latch(count)
+    let syncs = Task {
+      try await withThrowingTaskGroup(of: Int.self) { group in
+        for device in devices {
+          group.addTask {
+            calling.countDown()
+            return try await device.sync().pushed
+          }
+        }
+        return try await group.reduce(0, +)
+      }
+    }
+    #expect(await calling.waitFromTask(), "the sync tasks did not all start")
+    let ran = Signal()
+    Task { ran.send() }
+    #expect(await ran.waitFromTask(within: .seconds(30)), "a task did not run: waiting syncs hold the cooperative pool")
+    for _ in 0..<count { release.send() }
+    for holder in holders { holder.join() }
+    #expect(try await syncs.value == count)
+  }
 }
