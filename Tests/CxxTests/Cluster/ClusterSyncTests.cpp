@@ -41,6 +41,8 @@ using sqlitebridge_test::LocalCluster;
 namespace {
 
 const std::vector<std::string> kSyncedTables{"notes", "tags", "counters"};
+// SQLITE_IOERR_LEADERSHIP_LOST: a commit whose outcome is unknown.
+constexpr int kLeadershipLost = 10506;
 
 std::string schemaText() {
   std::ifstream file(sqlitebridge_test::fixturePath("sync/schema.sql"));
@@ -87,8 +89,9 @@ bool readByte(int fd, int milliseconds) {
 // sync tells the test it is about to push (a byte on `toTest`) and waits
 // for the test's byte on `fromTest` (the leader killed meanwhile). A sync
 // that fails (the leader lost: in doubt, or no leader yet) is tried again
-// by the next round. Exits 0 when every round ran; 1 on a failure a lost
-// leader does not explain.
+// by the next round. Writes how many syncs succeeded and how many failed
+// in doubt (or for want of a leader) to `<path>.tally`. Exits 0 when every
+// round ran; 1 on a failure a lost leader does not explain.
 [[noreturn]] void runDevice(const std::string& path, const std::string& name, const ClusterConfiguration& cluster,
                             int rounds, std::uint64_t seed, int toTest, int fromTest) {
   DatabaseQueue queue(path);
@@ -101,6 +104,9 @@ bool readByte(int fd, int milliseconds) {
   std::mt19937_64 random(seed);
   std::int64_t serial = static_cast<std::int64_t>(seed % 1000) * 1000000;
   int syncs = 0;
+  int succeeded = 0;
+  int inDoubt = 0;
+  int otherwise = 0;
   for (int round = 0; round < rounds; ++round) {
     const int edits = 1 + static_cast<int>(random() % 4);
     for (int i = 0; i < edits; ++i) {
@@ -142,8 +148,12 @@ bool readByte(int fd, int milliseconds) {
         std::fprintf(stderr, "%s: sync failed: %d %s\n", name.c_str(), error.extendedCode, error.message.c_str());
         std::_Exit(1);
       }
+      ++(error.extendedCode == kLeadershipLost ? inDoubt : otherwise);
+    } else {
+      ++succeeded;
     }
   }
+  std::ofstream(path + ".tally") << succeeded << " " << inDoubt << " " << otherwise << "\n";
   if (toTest >= 0) {
     if (::write(toTest, "d", 1) != 1) std::_Exit(1);
   }
@@ -271,8 +281,21 @@ TEST(ClusterSync, FourDevicesConvergeWhileTheLeaderIsKilledAsOneOfThemPushes) {
   std::int64_t entries = 0;
   ASSERT_TRUE(hub->lastPosition(entries));
   const std::vector<std::string> problems = convergenceProblems(devices, *hub, schema);
-  std::printf("[cluster sync] 4 devices, %d rounds each, leader killed %d times, %lld log entries, problems %zu\n",
-              rounds, killed, static_cast<long long>(entries), problems.size());
+  int succeeded = 0;
+  int inDoubt = 0;
+  int otherwise = 0;
+  for (const DeviceFile& device : devices) {
+    std::ifstream tally(device.path + ".tally");
+    int a = 0, b = 0, c = 0;
+    tally >> a >> b >> c;
+    succeeded += a;
+    inDoubt += b;
+    otherwise += c;
+  }
+  std::printf(
+      "[cluster sync] 4 devices, %d rounds each, leader killed %d times: syncs succeeded %d, failed in doubt %d, "
+      "failed otherwise (no leader yet, a transaction gone with the old leader) %d; %lld log entries, problems %zu\n",
+      rounds, killed, succeeded, inDoubt, otherwise, static_cast<long long>(entries), problems.size());
   for (const std::string& line : problems) ADD_FAILURE() << line;
   EXPECT_EQ(killed, kills());
   EXPECT_GT(entries, 0);
