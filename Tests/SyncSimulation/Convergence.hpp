@@ -67,15 +67,17 @@ inline std::vector<std::string> convergenceProblems(const std::vector<DeviceFile
     problems.push_back("cannot read the hub: " + error.message);
     return problems;
   }
-  // Replaying the log, strictly: no entry may conflict, except where a
-  // cascade made a recorded indirect delete already (applying the note's
-  // delete deletes its tags before the changeset's own deletes of them).
+  // Replaying the log, strictly: no entry may conflict, except for a
+  // delete of a row a cascade took already (SQLite applies a changeset
+  // table by table: a note's delete takes its tags before the changeset's
+  // own deletes of them come, whether recorded as the cascade's or made
+  // directly before the note's).
   Database replay = Database::open(":memory:");
   if (!replay.executeScript(schema)) problems.push_back("schema: " + replay.lastError().message);
   const ChangesetConflictHandler strict = [](const ChangesetConflict& conflict) {
-    const bool cascaded = conflict.kind == ChangesetConflictKind::NotFound && conflict.operation &&
-                          conflict.operation->isIndirect && conflict.operation->kind == ChangeKind::Delete;
-    return cascaded ? ChangesetConflictResolution::Omit : ChangesetConflictResolution::Abort;
+    const bool gone = conflict.kind == ChangesetConflictKind::NotFound && conflict.operation &&
+                      conflict.operation->kind == ChangeKind::Delete;
+    return gone ? ChangesetConflictResolution::Omit : ChangesetConflictResolution::Abort;
   };
   for (const SyncEntry& entry : log) {
     if (entry.changeset.isEmpty()) continue;

@@ -68,7 +68,8 @@ class SQLITEBRIDGE_API Session {
   bool attach(const std::string& table, Error* error = nullptr) noexcept;
   /// Records changes to every table of the schema from now on, tables made
   /// later included; tables without a PRIMARY KEY are skipped (SQLite's
-  /// rule).
+  /// rule), and so are the library's own (named `sqlitebridge_…`: the sync
+  /// engine's bookkeeping).
   bool attachAll(Error* error = nullptr) noexcept;
 
   /// Whether changes are being recorded (true when made; false once the

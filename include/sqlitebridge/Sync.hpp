@@ -93,7 +93,11 @@ struct SQLITEBRIDGE_API SyncConflictPolicy {
   /// inserted with the same key (Conflict); an update or delete of a row the
   /// hub deleted is dropped (NotFound); a change that breaks a UNIQUE,
   /// CHECK or NOT NULL constraint is dropped (Constraint). Every settled
-  /// conflict is in the round's `SyncReport`.
+  /// conflict is in the round's `SyncReport`. Never asked, whatever the
+  /// policy: a delete of a row that is gone already (deleted on two
+  /// devices, or taken by a cascade the same changeset fired first), and a
+  /// change a foreign key action or trigger recorded that the same action
+  /// made here again: the change is made already.
   static SyncConflictPolicy hubOrderWins() noexcept;
   /// The caller's `handler` decides (empty: `hubOrderWins`).
   static SyncConflictPolicy custom(SyncConflictHandler handler) noexcept;

@@ -55,7 +55,8 @@ public final class DatabaseSession {
 
   /// Records changes to every table of the schema from now on, tables made
   /// later included; tables without a PRIMARY KEY are skipped (SQLite's
-  /// rule).
+  /// rule), and so are the library's own (named `sqlitebridge_…`: the sync
+  /// engine's bookkeeping).
   ///
   /// - Throws: `DatabaseError` with `.misuse` once the database is closed.
   public func attachAll() throws {

@@ -21,7 +21,10 @@ public enum SyncConflictPolicy: Sendable {
   /// the database. Answering ``ChangesetConflictResolution/abort`` fails
   /// the round (``SyncEngine/sync()`` throws `.abort`, the copy as it was);
   /// ``ChangesetConflictResolution/replace`` for a kind that cannot be
-  /// replaced fails it with `.misuse`.
+  /// replaced fails it with `.misuse`. It is never asked about a change
+  /// that is made already: a delete of a row that is gone (deleted on two
+  /// devices, or taken by a cascade first), or a change a foreign key
+  /// action or trigger recorded that the same action made here again.
   case custom(@Sendable (ChangesetConflict, _ isLocal: Bool) -> ChangesetConflictResolution)
 }
 

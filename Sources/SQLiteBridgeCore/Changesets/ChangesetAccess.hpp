@@ -67,6 +67,10 @@ bool readOperation(sqlite3_changeset_iter* iterator, ChangesetOperation& out, Er
 /// freed either way).
 bool takeSQLiteBuffer(void* buffer, int size, std::string& out, Error* error) noexcept;
 
+/// Whether `table` is one of the library's own (named `sqlitebridge_…`,
+/// ASCII letters in either case: the sync engine's bookkeeping), which a
+/// session attached to every table leaves out.
+bool isLibraryTable(const char* table) noexcept;
 /// Whether `a` and `b` name the same table to SQLite (ASCII letters in
 /// either case).
 bool sameTableName(const std::string& a, const char* b) noexcept;

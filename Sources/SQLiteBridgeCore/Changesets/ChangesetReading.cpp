@@ -100,6 +100,14 @@ bool sameTableName(const std::string& a, const char* b) noexcept {
   return i == a.size() && b[i] == '\0';
 }
 
+bool isLibraryTable(const char* table) noexcept {
+  static const char kPrefix[] = "sqlitebridge_";
+  for (std::size_t i = 0; kPrefix[i] != '\0'; ++i) {
+    if (table == nullptr || std::tolower(static_cast<unsigned char>(table[i])) != kPrefix[i]) return false;
+  }
+  return true;
+}
+
 bool fitsSQLiteSize(std::size_t size, Error* error) noexcept {
   return size <= static_cast<std::size_t>(INT_MAX) ||
          changesetFailure(error, SQLITE_TOOBIG, "the changeset is larger than SQLite's 2 GiB limit");

@@ -153,6 +153,11 @@ bool Session::attach(const std::string& table, Error* error) noexcept {
 
 bool Session::attachAll(Error* error) noexcept {
   if (!usable(error)) return false;
+  // The library's own tables would be undone and shipped with the rest:
+  // an undo history of every table would undo the sync engine's record of
+  // a transaction along with the transaction.
+  sqlite3session_table_filter(
+      state_->handle, [](void*, const char* table) { return isLibraryTable(table) ? 0 : 1; }, nullptr);
   const int rc = sqlite3session_attach(state_->handle, nullptr);
   return rc == SQLITE_OK || changesetCallFailure(error, rc, "attaching every table to the session");
 }

@@ -34,6 +34,7 @@ bool sessionFunctionsPresent() noexcept {
       reinterpret_cast<const void*>(&sqlite3session_patchset),
       reinterpret_cast<const void*>(&sqlite3session_diff),
       reinterpret_cast<const void*>(&sqlite3session_isempty),
+      reinterpret_cast<const void*>(&sqlite3session_table_filter),
       reinterpret_cast<const void*>(&sqlite3changeset_start),
       reinterpret_cast<const void*>(&sqlite3changeset_next),
       reinterpret_cast<const void*>(&sqlite3changeset_op),

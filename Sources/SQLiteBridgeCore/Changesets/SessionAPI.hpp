@@ -24,6 +24,8 @@ __attribute__((weak)) int sqlite3session_patchset(sqlite3_session* pSession, int
 __attribute__((weak)) int sqlite3session_diff(sqlite3_session* pSession, const char* zFromDb, const char* zTbl,
                                               char** pzErrMsg);
 __attribute__((weak)) int sqlite3session_isempty(sqlite3_session* pSession);
+__attribute__((weak)) void sqlite3session_table_filter(sqlite3_session* pSession,
+                                                       int (*xFilter)(void* pCtx, const char* zTab), void* pCtx);
 __attribute__((weak)) int sqlite3changeset_start(sqlite3_changeset_iter** pp, int nChangeset, void* pChangeset);
 __attribute__((weak)) int sqlite3changeset_next(sqlite3_changeset_iter* pIter);
 __attribute__((weak)) int sqlite3changeset_op(sqlite3_changeset_iter* pIter, const char** pzTab, int* pnCol, int* pOp,

@@ -17,7 +17,9 @@ namespace sqlitebridge {
 class Database;
 
 /// The table holding the device's name, its place in the hub's log and the
-/// next transaction number (one row).
+/// next transaction number (one row). Both tables are named `sqlitebridge_…`:
+/// library tables, which a session attached to every table leaves out
+/// (`isLibraryTable`).
 extern const char* const kSyncStateTable;
 /// The table holding the pending changesets, by transaction number.
 extern const char* const kSyncPendingTable;

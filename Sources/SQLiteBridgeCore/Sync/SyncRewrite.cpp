@@ -50,17 +50,22 @@ std::string joined(const std::vector<std::string>& names) {
   return text;
 }
 
-// Whether `conflict` only says that an indirect change (made by a foreign
-// key action or a trigger where it was recorded) was made again here by
-// the same action, fired by the direct change applied before it: a row a
-// cascade deleted already, or inserted or updated to the same values.
-// Omitted without asking the policy or reporting it.
+// Whether `conflict` only says that the change is made already: a delete
+// of a row that is gone (a cascade of a delete the same changeset applied
+// before it: SQLite applies a changeset table by table, so a tag deleted
+// before its note is applied after the note's cascade took it; or another
+// device deleted it too), or an indirect change (made by a foreign key
+// action or a trigger where it was recorded) that the same action made
+// here again: a row inserted or updated to the same values. Omitted
+// without asking the policy or reporting it.
 bool alreadyApplied(const ChangesetConflict& conflict) noexcept {
-  if (!conflict.operation || !conflict.operation->isIndirect) return false;
+  if (!conflict.operation) return false;
   const ChangesetOperation& operation = *conflict.operation;
+  if (conflict.kind == ChangesetConflictKind::NotFound) return operation.kind == ChangeKind::Delete;
+  if (!operation.isIndirect) return false;
   switch (conflict.kind) {
     case ChangesetConflictKind::NotFound:
-      return operation.kind == ChangeKind::Delete;
+      return false;
     case ChangesetConflictKind::Conflict:
     case ChangesetConflictKind::Data: {
       if (operation.kind == ChangeKind::Delete || !conflict.conflictingValues) return false;

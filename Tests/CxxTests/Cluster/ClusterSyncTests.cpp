@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -160,6 +161,35 @@ bool readByte(int fd, int milliseconds) {
   std::_Exit(0);
 }
 
+// After a failure: the devices' files and the log, operation by operation,
+// into $TMPDIR/sqlitebridge-cluster-sync-failure (printed).
+void keepForDiagnosis(const std::vector<DeviceFile>& devices, SyncHub& hub) {
+  const char* base = std::getenv("TMPDIR");
+  const std::string folder =
+      std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/sqlitebridge-cluster-sync-failure";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  for (const DeviceFile& device : devices) {
+    std::filesystem::copy_file(device.path, folder + "/" + device.name + ".sqlite");
+  }
+  std::ofstream out(folder + "/log.txt");
+  std::vector<SyncEntry> log;
+  hub.entries(0, SIZE_MAX, log, nullptr);
+  for (const SyncEntry& entry : log) {
+    out << entry.position << " " << entry.device << " " << entry.sequence << "\n";
+    std::vector<ChangesetOperation> operations;
+    entry.changeset.operations(operations);
+    for (const ChangesetOperation& operation : operations) {
+      out << "  " << operation.table << " " << static_cast<int>(operation.kind)
+          << (operation.isIndirect ? " indirect" : "");
+      for (const auto& value : operation.oldValues) out << " old:" << (value ? value->asText() : "-");
+      for (const auto& value : operation.newValues) out << " new:" << (value ? value->asText() : "-");
+      out << "\n";
+    }
+  }
+  std::printf("[cluster sync] kept for diagnosis in %s\n", folder.c_str());
+}
+
 }  // namespace
 
 TEST(ClusterSyncHub, AppendsOnlyAfterTheLastPositionNeverTwiceAndReadsBack) {
@@ -281,6 +311,7 @@ TEST(ClusterSync, FourDevicesConvergeWhileTheLeaderIsKilledAsOneOfThemPushes) {
   std::int64_t entries = 0;
   ASSERT_TRUE(hub->lastPosition(entries));
   const std::vector<std::string> problems = convergenceProblems(devices, *hub, schema);
+  if (!problems.empty()) keepForDiagnosis(devices, *hub);
   int succeeded = 0;
   int inDoubt = 0;
   int otherwise = 0;

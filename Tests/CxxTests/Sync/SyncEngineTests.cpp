@@ -484,3 +484,52 @@ TEST_F(SyncEngineTest, ACommitRefusedByADeferredKeyAndRetriedIsOnePendingChange)
   ASSERT_TRUE(entries[0].changeset.operations(operations));
   EXPECT_EQ(operations.size(), 2u);  // the child and its parent, in one entry
 }
+
+TEST_F(SyncEngineTest, AnUndoHistoryOfEveryTableLeavesTheSyncEnginesOwnTablesAlone) {
+  auto phone = device("phone");
+  auto laptop = device("laptop");
+  UndoHistory history(phone->queue, std::nullopt, 10);
+  ASSERT_FALSE(history.error().isError()) << history.error();
+  phone->write("INSERT INTO notes(id, title) VALUES ('n1', 'one')");
+  Error error;
+  ASSERT_TRUE(history.undo(&error)) << error;
+  // The insert and its undo: two transactions, both pending, both in the
+  // log; the sync engine's own bookkeeping was not undone with the note.
+  EXPECT_EQ(phone->pending(), 2);
+  EXPECT_EQ(phone->sync().pushed, 2);
+  ASSERT_EQ(log().size(), 2u);
+  EXPECT_EQ(log()[0].sequence, 1);
+  EXPECT_EQ(log()[1].sequence, 2);
+  EXPECT_EQ(laptop->sync().pulled, 2);
+  EXPECT_EQ(laptop->rows(), phone->rows());
+  EXPECT_EQ(laptop->rows(), (std::vector<std::string>{"-- notes", "-- tags", "-- counters"}));
+}
+
+TEST_F(SyncEngineTest, ATagDeletedBeforeItsNoteInOneTransactionIsNoConflictWhereItApplies) {
+  auto phone = device("phone");
+  auto laptop = device("laptop");
+  phone->write("INSERT INTO notes(id, title) VALUES ('n1', 'first')");
+  phone->write("INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')");
+  phone->sync();
+  laptop->sync();
+  // SQLite applies the changeset table by table: the note's delete (and its
+  // cascade) comes before the tag's own delete, which then finds no row.
+  ASSERT_TRUE(phone->queue.write([](Database& db) {
+    return db.execute("DELETE FROM tags WHERE id = 't1'") && db.execute("DELETE FROM notes WHERE id = 'n1'");
+  }));
+  phone->sync();
+  SyncReport report = laptop->sync();
+  EXPECT_EQ(report.pulled, 1);
+  EXPECT_TRUE(report.conflicts.empty());
+  EXPECT_EQ(laptop->rows(), phone->rows());
+  EXPECT_EQ(laptop->rows(), (std::vector<std::string>{"-- notes", "-- tags", "-- counters"}));
+}
+
+TEST_F(SyncEngineTest, ARowDeletedOnBothDevicesIsNoConflict) {
+  auto phone = device("phone");
+  auto laptop = device("laptop");
+  SyncReport report =
+      editBothThenSync(*phone, *laptop, {"DELETE FROM notes WHERE id = 'n1'"}, {"DELETE FROM notes WHERE id = 'n1'"});
+  EXPECT_TRUE(report.conflicts.empty());
+  EXPECT_EQ(converged(*phone, *laptop), (std::vector<std::string>{"-- notes", "-- tags", "-- counters"}));
+}

@@ -509,6 +509,59 @@ struct SyncEngineTests {
     #expect(try phone.pending() == 1)
   }
 
+  @Test func anUndoHistoryOfEveryTableLeavesTheSyncEnginesOwnTablesAlone() async throws {
+    let world = try SyncWorld()
+    defer { world.remove() }
+    let phone = try world.device("phone")
+    let laptop = try world.device("laptop")
+    let history = try UndoHistory(phone.queue)
+    try phone.write("INSERT INTO notes(id, title) VALUES ('n1', 'one')")
+    #expect(try history.undo())
+    // The insert and its undo: two transactions, both pending, both in the
+    // log; the sync engine's own bookkeeping was not undone with the note.
+    #expect(try phone.pending() == 2)
+    #expect(try await phone.sync().pushed == 2)
+    #expect(try await world.log().map(\.sequence) == [1, 2])
+    #expect(try await laptop.sync().pulled == 2)
+    #expect(try laptop.rows() == phone.rows())
+    #expect(try laptop.rows() == ["-- notes", "-- tags", "-- counters"])
+  }
+
+  @Test func aTagDeletedBeforeItsNoteInOneTransactionIsNoConflictWhereItApplies() async throws {
+    let world = try SyncWorld()
+    defer { world.remove() }
+    let phone = try world.device("phone")
+    let laptop = try world.device("laptop")
+    try phone.write("INSERT INTO notes(id, title) VALUES ('n1', 'first')")
+    try phone.write("INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')")
+    try await phone.sync()
+    try await laptop.sync()
+    // SQLite applies the changeset table by table: the note's delete (and
+    // its cascade) comes before the tag's own delete, which finds no row.
+    try await phone.queue.write { db in
+      _ = try db.execute("DELETE FROM tags WHERE id = 't1'")
+      _ = try db.execute("DELETE FROM notes WHERE id = 'n1'")
+    }
+    try await phone.sync()
+    let report = try await laptop.sync()
+    #expect(report.pulled == 1)
+    #expect(report.conflicts.isEmpty)
+    #expect(try laptop.rows() == phone.rows())
+    #expect(try laptop.rows() == ["-- notes", "-- tags", "-- counters"])
+  }
+
+  @Test func aRowDeletedOnBothDevicesIsNoConflict() async throws {
+    let world = try SyncWorld()
+    defer { world.remove() }
+    let phone = try world.device("phone")
+    let laptop = try world.device("laptop")
+    try await editBothThenSync(
+      phone, laptop, phoneEdits: ["DELETE FROM notes WHERE id = 'n1'"],
+      laptopEdits: ["DELETE FROM notes WHERE id = 'n1'"])
+    #expect(try await laptop.sync().conflicts.isEmpty)
+    #expect(try await converged(phone, laptop) == ["-- notes", "-- tags", "-- counters"])
+  }
+
   @Test func aHubOfTheAppsOwnInSwiftSyncsDevices() async throws {
     let world = try SyncWorld()
     defer { world.remove() }
