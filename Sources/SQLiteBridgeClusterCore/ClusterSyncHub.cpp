@@ -181,15 +181,8 @@ bool ClusterSyncHub::append(const std::vector<SyncEntry>& entries, std::int64_t 
           },
           &failure);
     });
-    if (committed) {
-      appended = true;
-      return true;
-    }
-    if (stale) return true;
-    if (refusal.isError()) return syncLogReport(error, refusal);
-    if (!failure.isError()) failure = database_.lastError();
-    if (!failure.isError()) syncLogFailure(&failure, SQLITE_ERROR, "the hub's log could not be appended to");
-    return syncLogReport(error, failure);
+    if (!committed && !failure.isError()) failure = database_.lastError();
+    return appendOutcome(committed, stale, refusal, failure, appended, error);
   } catch (const std::bad_alloc&) {
     return syncLogFailure(error, SQLITE_NOMEM, "out of memory");
   }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,15 @@ struct ChangesetAccess {
   /// a handle closing no longer deletes it.
   static void keepWithConnection(Session& session) noexcept;
 };
+
+/// Puts into `out` a new session on `db`'s main schema recording `tables`
+/// (every table with a primary key but the library's own when `nullopt`),
+/// kept with the connection (the writer's lent handles close while it
+/// records): what an undo history and a sync engine record with, restarted
+/// at each transaction's end. False with `*error` set (and `out` empty)
+/// when it cannot be made or a table cannot be attached.
+bool startConnectionSession(Database& db, const std::optional<std::vector<std::string>>& tables,
+                            std::optional<Session>& out, Error* error) noexcept;
 
 /// A changeset iterator over bytes the caller keeps alive, finalized when
 /// destroyed.

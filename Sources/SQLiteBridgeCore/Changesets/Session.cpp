@@ -224,4 +224,24 @@ bool Session::diff(const std::string& fromSchema, const std::string& table, Erro
   }
 }
 
+bool startConnectionSession(Database& db, const std::optional<std::vector<std::string>>& tables,
+                            std::optional<Session>& out, Error* error) noexcept {
+  out.reset();
+  Session session(db, "main");
+  if (session.error().isError()) {
+    if (error != nullptr) *error = session.error();
+    return false;
+  }
+  if (!tables) {
+    if (!session.attachAll(error)) return false;
+  } else {
+    for (const std::string& table : *tables) {
+      if (!session.attach(table, error)) return false;
+    }
+  }
+  ChangesetAccess::keepWithConnection(session);
+  out.emplace(std::move(session));
+  return true;
+}
+
 }  // namespace sqlitebridge

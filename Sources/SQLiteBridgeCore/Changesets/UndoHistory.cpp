@@ -66,30 +66,7 @@ class UndoRecorder : public TransactionObserver {
   explicit UndoRecorder(UndoState& state) noexcept : state_(state) {}
 
   /// Starts a new session on `db` over the tracked tables.
-  bool start(Database& db, Error* error) noexcept {
-    session_.reset();
-    Session session(db, "main");
-    if (session.error().isError()) {
-      if (error != nullptr) *error = session.error();
-      return false;
-    }
-    if (!state_.tables) {
-      if (!session.attachAll(error)) return false;
-    } else {
-      for (const std::string& table : *state_.tables) {
-        if (!session.attach(table, error)) return false;
-      }
-    }
-    // The writer's handles close while it records (a Swift block's lent
-    // handle, an observer's): the session is the connection's.
-    ChangesetAccess::keepWithConnection(session);
-    try {
-      session_.emplace(std::move(session));
-    } catch (...) {
-      return changesetFailure(error, SQLITE_NOMEM, "out of memory");
-    }
-    return true;
-  }
+  bool start(Database& db, Error* error) noexcept { return startConnectionSession(db, state_.tables, session_, error); }
   void stop() noexcept { session_.reset(); }
   /// Stops or resumes recording the writer's changes (around an undo's or a
   /// redo's apply, which must not become a step).

@@ -165,14 +165,7 @@ bool DatabaseSyncHub::append(const std::vector<SyncEntry>& entries, std::int64_t
           return true;
         },
         &writeError);
-    if (committed) {
-      appended = true;
-      return true;
-    }
-    if (stale) return true;
-    if (refusal.isError()) return syncLogReport(error, refusal);
-    if (!writeError.isError()) return syncLogFailure(error, SQLITE_ERROR, "the hub's log could not be appended to");
-    return syncLogReport(error, writeError);
+    return appendOutcome(committed, stale, refusal, writeError, appended, error);
   } catch (const std::bad_alloc&) {
     return outOfMemory(error);
   }

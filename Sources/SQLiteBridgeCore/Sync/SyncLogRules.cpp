@@ -108,6 +108,15 @@ bool checkPositionsLeft(std::int64_t after, std::size_t count, Error* error) noe
   }
 }
 
+bool appendOutcome(bool committed, bool stale, const Error& refusal, const Error& failure, bool& appended,
+                   Error* error) noexcept {
+  appended = committed;
+  if (committed || stale) return true;
+  if (refusal.isError()) return syncLogReport(error, refusal);
+  if (failure.isError()) return syncLogReport(error, failure);
+  return syncLogFailure(error, SQLITE_ERROR, "the hub's log could not be appended to");
+}
+
 bool duplicateEntry(const SyncEntry& entry, std::size_t index, std::int64_t existing, std::int64_t after,
                     Error* error) noexcept {
   try {

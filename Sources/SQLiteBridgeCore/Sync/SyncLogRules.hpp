@@ -48,6 +48,12 @@ SQLITEBRIDGE_API bool checkEntriesToAppend(const std::vector<SyncEntry>& entries
 /// Whether positions after `after` are left for `count` entries; otherwise
 /// false with SQLITE_FULL.
 SQLITEBRIDGE_API bool checkPositionsLeft(std::int64_t after, std::size_t count, Error* error) noexcept;
+/// What an append's write ended with, as `SyncHub::append` reports it:
+/// `committed` (true, `appended`), `stale` (the log had moved: true,
+/// nothing appended), else the hub's own `refusal` when it made one, else
+/// the write's `failure` (SQLITE_ERROR when that is clear too).
+SQLITEBRIDGE_API bool appendOutcome(bool committed, bool stale, const Error& refusal, const Error& failure,
+                                    bool& appended, Error* error) noexcept;
 /// The refusal of entry `index` of a batch appended after `after`, whose
 /// (device, sequence) is at `existing` already (in the log, or earlier in
 /// the batch when `existing` > `after`): SQLITE_CONSTRAINT_UNIQUE.

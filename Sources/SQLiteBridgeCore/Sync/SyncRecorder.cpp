@@ -10,26 +10,9 @@
 namespace sqlitebridge {
 
 bool SyncRecorder::start(Database& db, Error* error) noexcept {
-  session_.reset();
   captured_ = false;
   capturedSequence_ = 0;
-  Session session(db, "main");
-  if (session.error().isError()) {
-    if (error != nullptr) *error = session.error();
-    return false;
-  }
-  for (const std::string& table : tables_) {
-    if (!session.attach(table, error)) return false;
-  }
-  // The writer's handles close while it records (a Swift block's lent
-  // handle): the session is the connection's.
-  ChangesetAccess::keepWithConnection(session);
-  try {
-    session_.emplace(std::move(session));
-  } catch (...) {
-    return changesetFailure(error, SQLITE_NOMEM, "out of memory");
-  }
-  return true;
+  return startConnectionSession(db, tables_, session_, error);
 }
 
 void SyncRecorder::setRecording(bool recording) noexcept {
@@ -37,7 +20,7 @@ void SyncRecorder::setRecording(bool recording) noexcept {
 }
 
 bool SyncRecorder::syncs(const std::string& table) const noexcept {
-  for (const std::string& name : tables_) {
+  for (const std::string& name : *tables_) {
     if (sameTableName(name, table.c_str())) return true;
   }
   return false;

@@ -46,7 +46,8 @@ class SyncRecorder final : public TransactionObserver, public CommitPreparer {
  private:
   void restart(Database& db) noexcept;
 
-  std::vector<std::string> tables_;
+  // Always set: the optional is what a connection's session takes.
+  std::optional<std::vector<std::string>> tables_;
   std::optional<Session> session_;
   // The pending change this transaction recorded (a COMMIT that fails on a
   // deferred constraint leaves the transaction open: the next one replaces

@@ -380,3 +380,39 @@ TEST(DatabaseSyncHub, TwoHubsOnOneFileAppendingAfterTheSamePositionAppendOnce) {
                                       "position=int:2|device=text:phone|sequence=int:2|kind=text:blob|bytes=text:",
                                       "position=int:3|device=text:laptop|sequence=int:1|kind=text:blob|bytes=text:"}));
 }
+
+/// Forwards both calls to a hub, leaving `lastPosition` to `SyncHub`'s
+/// default.
+class ForwardingHub final : public SyncHub {
+ public:
+  explicit ForwardingHub(SyncHub& inner) : inner_(inner) {}
+  bool append(const std::vector<SyncEntry>& entries, std::int64_t after, bool& appended,
+              Error* error) noexcept override {
+    return inner_.append(entries, after, appended, error);
+  }
+  bool entries(std::int64_t after, std::size_t limit, std::vector<SyncEntry>& out, Error* error) noexcept override {
+    return inner_.entries(after, limit, out, error);
+  }
+
+ private:
+  SyncHub& inner_;
+};
+
+TEST(DatabaseSyncHub, AHubsDefaultLastPositionReadsEveryPage) {
+  SKIP_WITHOUT_SESSION_EXTENSION();
+  TempDir dir;
+  DatabaseSyncHub hub(dir / "hub.sqlite");
+  ASSERT_FALSE(hub.error().isError()) << hub.error();
+  ForwardingHub forwarding(hub);
+  std::int64_t position = -1;
+  Error error;
+  ASSERT_TRUE(forwarding.lastPosition(position, &error)) << error;
+  EXPECT_EQ(position, 0);
+  std::vector<SyncEntry> batch;
+  for (int i = 1; i <= 1203; ++i) batch.push_back(entryOf("phone", i));  // three pages of 500 and more
+  bool appended = false;
+  ASSERT_TRUE(hub.append(batch, 0, appended, &error)) << error;
+  ASSERT_TRUE(appended);
+  ASSERT_TRUE(forwarding.lastPosition(position, &error)) << error;
+  EXPECT_EQ(position, 1203);
+}
