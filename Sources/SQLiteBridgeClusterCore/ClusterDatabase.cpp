@@ -544,11 +544,13 @@ struct ClusterDatabase::Impl {
         case Attempt::NotLeader:
           // Certainly not run here.
           dropConnection();
+          if (wasInTransaction && kind == ClusterStatementKind::Rollback) return rolledBackWithConnection();
           if (wasInTransaction) return loseTransaction(failure, sql);
           break;
         case Attempt::Lost:
         case Attempt::LeadershipLost:
           dropConnection();
+          if (wasInTransaction && kind == ClusterStatementKind::Rollback) return rolledBackWithConnection();
           if (wasInTransaction && !commits) return loseTransaction(failure, sql);
           if (!harmless || commits) {
             // A commit in doubt ended the transaction one way or the other.
@@ -696,6 +698,15 @@ struct ClusterDatabase::Impl {
     transactionLost = true;
     lostWithConnection = true;
     return fail(lostError);
+  }
+
+  /// A ROLLBACK whose connection went away: the transaction went with it
+  /// (a node rolls back what a closed connection left open, and a new
+  /// leader never saw what was not committed), which is what ROLLBACK asks.
+  bool rolledBackWithConnection() noexcept {
+    transactionLost = false;
+    lostWithConnection = false;
+    return true;
   }
 
   bool inDoubt(const Error& cause, const std::string& sql) {
@@ -882,12 +893,7 @@ bool ClusterDatabase::runWriteBlock(bool (*body)(void* context, ClusterDatabase&
       ok = body(context, *this);
     } catch (...) {
       state.inWriteBlock = false;
-      if (state.inTransaction) {
-        const Error kept = state.error;
-        execute("ROLLBACK");
-        state.error = kept;
-      }
-      state.transactionLost = false;
+      abandonWriteBlock();
       throw;
     }
     state.inWriteBlock = false;
@@ -908,7 +914,7 @@ bool ClusterDatabase::runWriteBlock(bool (*body)(void* context, ClusterDatabase&
     }
     if (!ok) {
       const Error kept = state.error;
-      if (state.inTransaction) execute("ROLLBACK");
+      abandonWriteBlock();
       state.error = kept.isError() ? kept : makeError(SQLITE_ABORT, "the write block returned false");
       return report(false);
     }
@@ -928,13 +934,23 @@ bool ClusterDatabase::runWriteBlock(bool (*body)(void* context, ClusterDatabase&
       if (overall.passed()) return report(false);
       continue;
     }
-    if (state.inTransaction) {
-      const Error kept = state.error;
-      execute("ROLLBACK");
-      state.error = kept;
-    }
+    abandonWriteBlock();
     return report(false);
   }
+}
+
+void ClusterDatabase::abandonWriteBlock() noexcept {
+  Impl& state = *impl_;
+  const Error kept = state.error;
+  if (state.inTransaction) execute("ROLLBACK");
+  if (state.inTransaction) {
+    // The node refused the rollback: closing the connection ends the
+    // transaction there, so the next block starts clean.
+    state.dropConnection();
+  }
+  state.transactionLost = false;
+  state.lostWithConnection = false;
+  state.error = kept;
 }
 
 bool ClusterDatabase::members(std::vector<ClusterMember>& out) noexcept {

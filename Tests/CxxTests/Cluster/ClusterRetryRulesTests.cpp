@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 
 #include "Cluster/FakeDqliteServer.hpp"
 
@@ -29,6 +30,19 @@ constexpr int kLeadershipLost = 10506;
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+/// A healthy one-node fake that closes the connection instead of answering
+/// EXEC number `at` (counted from 1 in `execs`, over every connection).
+std::unique_ptr<FakeDqliteServer> closingAtExec(std::atomic<int>& execs, int at) {
+  auto self = std::make_shared<FakeDqliteServer*>(nullptr);
+  auto server = std::make_unique<FakeDqliteServer>(
+      [&execs, at, self](int, std::uint8_t type, const std::vector<std::uint8_t>& body) {
+        if (type == FakeDqliteServer::kExec && ++execs == at) return FakeDqliteServer::close();
+        return (*self)->healthy(type, body);
+      });
+  *self = server.get();
+  return server;
+}
 
 }  // namespace
 
@@ -156,13 +170,9 @@ TEST(ClusterRetryRules, AWriteBlockRunsAgainWhenTheLeaderGoesBeforeCommit) {
 
 TEST(ClusterRetryRules, ACommitWhoseOutcomeIsUnknownFailsInDoubtAndTheBlockIsNotRunAgain) {
   std::atomic<int> execs{0};
-  FakeDqliteServer* self = nullptr;
-  FakeDqliteServer server([&](int, std::uint8_t type, const std::vector<std::uint8_t>& body) {
-    if (type == FakeDqliteServer::kExec && ++execs == 3) return FakeDqliteServer::close();  // COMMIT
-    return self->healthy(type, body);
-  });
-  self = &server;
-  ClusterDatabase db = ClusterDatabase::open("app", through(server));
+  // EXEC 3: COMMIT
+  auto server = closingAtExec(execs, 3);
+  ClusterDatabase db = ClusterDatabase::open("app", through(*server));
   ASSERT_TRUE(db.isOpen()) << db.lastError().message;
   int runs = 0;
   sqlitebridge::Error error;
@@ -182,13 +192,8 @@ TEST(ClusterRetryRules, ACommitWhoseOutcomeIsUnknownFailsInDoubtAndTheBlockIsNot
 
 TEST(ClusterRetryRules, AStatementAfterTheTransactionWasLostFailsUntilRolledBack) {
   std::atomic<int> execs{0};
-  FakeDqliteServer* self = nullptr;
-  FakeDqliteServer server([&](int, std::uint8_t type, const std::vector<std::uint8_t>& body) {
-    if (type == FakeDqliteServer::kExec && ++execs == 2) return FakeDqliteServer::close();
-    return self->healthy(type, body);
-  });
-  self = &server;
-  ClusterDatabase db = ClusterDatabase::open("app", through(server));
+  auto server = closingAtExec(execs, 2);
+  ClusterDatabase db = ClusterDatabase::open("app", through(*server));
   ASSERT_TRUE(db.isOpen()) << db.lastError().message;
   ASSERT_TRUE(db.execute("BEGIN"));
   EXPECT_FALSE(db.execute("INSERT INTO t VALUES (1)"));
@@ -200,6 +205,39 @@ TEST(ClusterRetryRules, AStatementAfterTheTransactionWasLostFailsUntilRolledBack
   EXPECT_TRUE(db.execute("ROLLBACK")) << db.lastError().message;
   EXPECT_TRUE(db.execute("INSERT INTO t VALUES (3)")) << db.lastError().message;
   EXPECT_EQ(execs.load(), 3);
+}
+
+TEST(ClusterRetryRules, ARollbackWhoseConnectionBreaksEndsTheTransactionAndTheNextWriteBlockStarts) {
+  // A write block whose body gives up sends ROLLBACK; the leader goes as it
+  // does. The transaction went with the connection (nothing of it can
+  // commit), so the rollback succeeded and the client carries on: the next
+  // write block begins (found by the cluster sync kill test, where a
+  // device's next append failed with "write cannot start inside a
+  // transaction" for good).
+  std::atomic<int> execs{0};
+  // BEGIN, then the block's ROLLBACK: lost.
+  auto server = closingAtExec(execs, 2);
+  ClusterDatabase db = ClusterDatabase::open("app", through(*server));
+  ASSERT_TRUE(db.isOpen()) << db.lastError().message;
+  sqlitebridge::Error error;
+  EXPECT_FALSE(db.write([](ClusterDatabase&) { return false; }, &error));
+  EXPECT_EQ(error.code, SQLITE_ABORT) << error.message;  // the block's own refusal, not the lost connection
+  EXPECT_FALSE(db.isInTransaction());
+  int runs = 0;
+  EXPECT_TRUE(db.write(
+      [&](ClusterDatabase& database) {
+        ++runs;
+        return database.execute("INSERT INTO t VALUES (1)");
+      },
+      &error))
+      << error.message;
+  EXPECT_EQ(runs, 1);
+  // A ROLLBACK the caller sends itself, lost the same way, succeeds too.
+  ASSERT_TRUE(db.execute("BEGIN")) << db.lastError().message;
+  execs = 1;
+  EXPECT_TRUE(db.execute("ROLLBACK")) << db.lastError().message;
+  EXPECT_FALSE(db.isInTransaction());
+  EXPECT_TRUE(db.execute("INSERT INTO t VALUES (2)")) << db.lastError().message;
 }
 
 TEST(ClusterRetryRules, ANodeThatClosedWhileIdleIsLeftBeforeAWriteIsSent) {

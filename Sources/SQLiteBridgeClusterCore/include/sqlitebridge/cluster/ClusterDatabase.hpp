@@ -184,6 +184,11 @@ class SQLITEBRIDGE_API ClusterDatabase {
   static ClusterDatabase connectTo(const std::string& name, const ClusterConfiguration& configuration,
                                    bool openDatabase) noexcept;
 
+  /// Ends a write block's transaction that will not commit: ROLLBACK, and
+  /// when the node refuses it, the connection (which ends it there). Keeps
+  /// the block's error.
+  void abandonWriteBlock() noexcept;
+
   struct Impl;
   explicit ClusterDatabase(std::unique_ptr<Impl> impl) noexcept;
   std::unique_ptr<Impl> impl_;
