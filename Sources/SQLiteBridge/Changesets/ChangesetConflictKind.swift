@@ -29,4 +29,15 @@ extension ChangesetConflictKind {
     default: self = .foreignKey
     }
   }
+
+  /// The kind as the core takes it.
+  var cxx: sqlitebridge.ChangesetConflictKind {
+    switch self {
+    case .data: return .Data
+    case .notFound: return .NotFound
+    case .conflict: return .Conflict
+    case .constraint: return .Constraint
+    case .foreignKey: return .ForeignKey
+    }
+  }
 }

@@ -17,6 +17,15 @@ public enum ChangesetConflictResolution: Sendable {
 }
 
 extension ChangesetConflictResolution {
+  /// The core's answer.
+  init(_ resolution: sqlitebridge.ChangesetConflictResolution) {
+    switch resolution {
+    case .Omit: self = .omit
+    case .Replace: self = .replace
+    default: self = .abort
+    }
+  }
+
   /// The answer as the core takes it.
   var cxx: sqlitebridge.ChangesetConflictResolution {
     switch self {

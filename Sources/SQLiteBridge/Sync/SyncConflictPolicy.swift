@@ -29,6 +29,19 @@ public enum SyncConflictPolicy: Sendable {
 }
 
 extension SyncConflictPolicy {
+  /// What ``hubOrderWins`` answers to `conflict` (the core's rule), for a
+  /// ``custom(_:)`` handler that decides some conflicts and leaves the rest
+  /// to the default: ``ChangesetConflictResolution/replace`` for
+  /// ``ChangesetConflictKind/data`` and ``ChangesetConflictKind/conflict``,
+  /// ``ChangesetConflictResolution/omit`` for every other kind.
+  public static func hubOrderWinsResolution(_ conflict: ChangesetConflict, isLocal: Bool)
+    -> ChangesetConflictResolution
+  {
+    ChangesetConflictResolution(SyncInterop.hubOrderWinsResolution(conflict.kind.cxx, isLocal))
+  }
+}
+
+extension SyncConflictPolicy {
   /// A custom policy's handler.
   typealias Handler = @Sendable (ChangesetConflict, _ isLocal: Bool) -> ChangesetConflictResolution
 

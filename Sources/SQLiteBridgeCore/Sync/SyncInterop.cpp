@@ -94,6 +94,12 @@ bool SyncInterop::lastPosition(const SyncHubHandle& handle, std::int64_t& positi
   return handle.hub ? handle.hub->lastPosition(position, &error) : noHub(error);
 }
 
+ChangesetConflictResolution SyncInterop::hubOrderWinsResolution(ChangesetConflictKind kind, bool isLocal) noexcept {
+  ChangesetConflict conflict;
+  conflict.kind = kind;
+  return SyncConflictPolicy::hubOrderWinsResolution(conflict, isLocal);
+}
+
 bool SyncInterop::add(SyncEntryList& list, std::int64_t position, const std::string& device, std::int64_t sequence,
                       const Changeset& changeset) noexcept {
   try {

@@ -239,6 +239,38 @@ TEST_F(SyncEngineTest, ACustomPolicyDecidesAndIsToldTheChangeIsLocal) {
   EXPECT_TRUE(log()[2].changeset.isEmpty());
 }
 
+TEST_F(SyncEngineTest, ACustomPolicyLeavesWhatItDoesNotDecideToTheHubOrderRule) {
+  using Kind = ChangesetConflictKind;
+  using Resolution = ChangesetConflictResolution;
+  ChangesetConflict conflict;
+  const std::vector<std::pair<Kind, Resolution>> rule = {{Kind::Data, Resolution::Replace},
+                                                         {Kind::Conflict, Resolution::Replace},
+                                                         {Kind::NotFound, Resolution::Omit},
+                                                         {Kind::Constraint, Resolution::Omit},
+                                                         {Kind::ForeignKey, Resolution::Omit}};
+  for (const auto& [kind, answer] : rule) {
+    conflict.kind = kind;
+    EXPECT_EQ(SyncConflictPolicy::hubOrderWinsResolution(conflict, true), answer) << static_cast<int>(kind);
+    EXPECT_EQ(SyncConflictPolicy::hubOrderWinsResolution(conflict, false), answer) << static_cast<int>(kind);
+  }
+  // Keeps the hub's version of an edited row; a key inserted on both
+  // devices goes by the default (this device's insert, later in the log).
+  auto phone = device("phone");
+  auto laptop = device("laptop", SyncConflictPolicy::custom([](const ChangesetConflict& conflict, bool isLocal) {
+                         return conflict.kind == Kind::Data
+                                    ? Resolution::Omit
+                                    : SyncConflictPolicy::hubOrderWinsResolution(conflict, isLocal);
+                       }));
+  SyncReport report = editBothThenSync(
+      *phone, *laptop,
+      {"UPDATE notes SET title = 'phone title' WHERE id = 'n1'", "INSERT INTO notes VALUES ('n9', 'phone n9', '')"},
+      {"UPDATE notes SET title = 'laptop title' WHERE id = 'n1'", "INSERT INTO notes VALUES ('n9', 'laptop n9', '')"});
+  EXPECT_EQ(kinds(report), (std::vector<Kind>{Kind::Data, Kind::Conflict}));
+  const std::vector<std::string> rows = converged(*phone, *laptop);
+  EXPECT_EQ(rows[1], "n1|phone title|body");
+  EXPECT_EQ(rows[2], "n9|laptop n9|");
+}
+
 TEST_F(SyncEngineTest, ACustomPolicyThatAbortsLeavesTheCopyAsItWas) {
   auto phone = device("phone");
   auto laptop = device("laptop", SyncConflictPolicy::custom([](const ChangesetConflict&, bool) {

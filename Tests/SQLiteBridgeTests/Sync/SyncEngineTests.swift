@@ -240,6 +240,40 @@ struct SyncEngineTests {
     #expect(log[2].changeset.data.isEmpty)
   }
 
+  @Test func aCustomPolicyLeavesWhatItDoesNotDecideToTheHubOrderRule() async throws {
+    let rule: [(ChangesetConflictKind, ChangesetConflictResolution)] = [
+      (.data, .replace), (.conflict, .replace), (.notFound, .omit), (.constraint, .omit), (.foreignKey, .omit),
+    ]
+    for (kind, answer) in rule {
+      let conflict = ChangesetConflict(kind: kind, operation: nil, conflictingValues: nil)
+      #expect(SyncConflictPolicy.hubOrderWinsResolution(conflict, isLocal: true) == answer, "\(kind)")
+      #expect(SyncConflictPolicy.hubOrderWinsResolution(conflict, isLocal: false) == answer, "\(kind)")
+    }
+    // Keeps the hub's version of an edited row; a key inserted on both
+    // devices goes by the default (this device's insert, later in the log).
+    let world = try SyncWorld()
+    defer { world.remove() }
+    let phone = try world.device("phone")
+    let laptop = try world.device(
+      "laptop",
+      policy: .custom { conflict, isLocal in
+        conflict.kind == .data ? .omit : SyncConflictPolicy.hubOrderWinsResolution(conflict, isLocal: isLocal)
+      })
+    try await editBothThenSync(
+      phone, laptop,
+      phoneEdits: [
+        "UPDATE notes SET title = 'phone title' WHERE id = 'n1'", "INSERT INTO notes VALUES ('n9', 'phone n9', '')",
+      ],
+      laptopEdits: [
+        "UPDATE notes SET title = 'laptop title' WHERE id = 'n1'", "INSERT INTO notes VALUES ('n9', 'laptop n9', '')",
+      ])
+    let report = try await laptop.sync()
+    #expect(kinds(report) == [.data, .conflict])
+    let rows = try await converged(phone, laptop)
+    #expect(rows[1] == "n1|phone title|body")
+    #expect(rows[2] == "n9|laptop n9|")
+  }
+
   @Test func aCustomPolicyThatAbortsLeavesTheCopyAsItWas() async throws {
     let world = try SyncWorld()
     defer { world.remove() }

@@ -82,6 +82,9 @@ struct SQLITEBRIDGE_API SyncInterop {
   /// The same over the writer of `pool`.
   static SyncEngine makeEngine(const DatabasePool& pool, const StringList& tables, const std::string& device,
                                ConflictCallback onConflict, SwiftBox box, ReleaseBox release) noexcept;
+  /// `SyncConflictPolicy::hubOrderWinsResolution` for a conflict of
+  /// `kind` (the rule reads nothing else of it).
+  static ChangesetConflictResolution hubOrderWinsResolution(ChangesetConflictKind kind, bool isLocal) noexcept;
   /// `engine.pendingCount(count, &error)`.
   static bool pendingCount(const SyncEngine& engine, std::int64_t& count, Error& error) noexcept;
 
