@@ -91,7 +91,7 @@ enum CommandLineTool {
       changeset invert FILE --output OUT
           Write the changeset that undoes FILE to OUT (a patchset cannot be
           inverted: exit 1).
-      sync DB --hub HUB --tables T1,T2 --device NAME [--execute SQL]...
+      sync DB --hub HUB --tables T1,T2 --device NAME [--record-existing-rows] [--execute SQL]...
       sync DB --cluster HOST:PORT,... [--hub-database NAME] --tables T1,T2 --device NAME
           Run each SQL (one statement) in a write transaction of its own while
           the engine records, then one sync of DB, the device NAME's
@@ -104,7 +104,9 @@ enum CommandLineTool {
           KEY; DB records as NAME from the first sync on (another name: exit
           1). A failed sync exits 1, DB as before, its changes kept. Changes
           to DB are recorded only while an engine is open on it (--execute, an
-          app's SyncEngine): see docs/sync.md.
+          app's SyncEngine): see docs/sync.md. --record-existing-rows first
+          records every row the tables hold as one pending change (for the
+          device whose data is the starting point, once).
       hub log HUB [--after N]
           Print the entries of the hub's log after position N (0: all) as a
           JSON array: position, device, sequence, changes, bytes and the

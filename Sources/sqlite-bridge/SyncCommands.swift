@@ -4,7 +4,10 @@ import SQLiteBridge
 import SQLiteBridgeCluster
 
 /// `sync DB --hub HUB | --cluster HOST:PORT,... [--hub-database NAME]
-/// --tables T1,T2 --device NAME [--execute SQL]...`: runs each SQL in a
+/// --tables T1,T2 --device NAME [--record-existing-rows] [--execute SQL]...`:
+/// with `--record-existing-rows`, first records every row the tables hold
+/// as a pending change (`SyncEngine.recordExistingRows()`, printing
+/// "recorded N existing rows"); runs each SQL in a
 /// write transaction of its own while the engine records (a change made by
 /// another tool while no engine is open is never synced), then one sync of
 /// the device database DB
@@ -21,6 +24,7 @@ enum SyncCommand {
     let hubDatabase = try arguments.option("hub-database") ?? "sync-hub"
     guard let tableList = try arguments.option("tables") else { throw UsageError("sync needs --tables T1,T2") }
     guard let device = try arguments.option("device") else { throw UsageError("sync needs --device NAME") }
+    let recordExisting = try arguments.flag("record-existing-rows")
     var statements: [String] = []
     while let sql = try arguments.option("execute") { statements.append(sql) }
     try arguments.finish()
@@ -34,6 +38,7 @@ enum SyncCommand {
     }
     let queue = try opener.openQueue(path, configuration: Configuration())
     let engine = try SyncEngine(queue, tables: tables, device: device, hub: hub)
+    if recordExisting { print("recorded \(try engine.recordExistingRows()) existing rows") }
     for sql in statements {
       try queue.write { db in try db.execute(sql) }
     }

@@ -985,6 +985,25 @@ class SyncCommandTests(unittest.TestCase):
         self.assertEqual(self.rows(self.phone),
                          ([("n1", "from laptop", ""), ("n2", "only phone", "")], [("t1", "n1", "work")]))
 
+    def test_record_existing_rows_pushes_what_was_there_before_the_engine(self):
+        con = sqlite3.connect(self.phone)
+        con.execute("INSERT INTO notes(id, title) VALUES ('n1', 'before'), ('n2', 'also before')")
+        con.execute("INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')")
+        con.commit()
+        con.close()
+        result = self.sync(self.phone, "phone")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, "pushed 0, pulled 0, rounds 1, conflicts 0\n")
+        result = run("sync", self.phone, "--hub", self.hub, "--tables", "notes,tags", "--device", "phone",
+                     "--record-existing-rows")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.splitlines(),
+                         ["recorded 3 existing rows", "pushed 1, pulled 0, rounds 1, conflicts 0"])
+        result = self.sync(self.laptop, "laptop")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, "pushed 0, pulled 1, rounds 1, conflicts 0\n")
+        self.assertEqual(self.rows(self.laptop), self.rows(self.phone))
+
     def test_hub_log_prints_the_entries_as_json(self):
         self.assertEqual(self.sync(self.phone, "phone", "INSERT INTO notes(id, title) VALUES ('n1', 'a')").returncode, 0)
         self.assertEqual(self.sync(self.laptop, "laptop").returncode, 0)  # pulls n1

@@ -53,6 +53,14 @@ final class SyncDevice: Sendable {
   func rows() throws -> [String] {
     try queue.read { db in try syncedRows(db) }
   }
+
+  /// How many schemas the writer has attached (1: main only).
+  func writerSchemas() throws -> Int {
+    try queue.write { db -> Int in
+      guard case .integer(let count) = try db.rows("SELECT count(*) FROM pragma_database_list")[0][0] else { return -1 }
+      return Int(count)
+    }
+  }
 }
 
 /// The rows of the synced tables of `db`, as `SyncDevice.rows()` lists them.
@@ -101,6 +109,14 @@ final class SyncWorld: Sendable {
       return try SyncDevice(path: path(name + ".sqlite"), name: name, hub: self.hub, policy: policy)
     }
     return try SyncDevice(path: path(name + ".sqlite"), name: name, hub: hub, policy: policy)
+  }
+
+  /// Makes `name`'s database (the shared schema) and runs `statements` on
+  /// it before any engine records.
+  func prefill(_ name: String, _ statements: [String]) throws {
+    try SyncDevice.prepare(path(name + ".sqlite"))
+    let db = try Database(path: path(name + ".sqlite"))
+    for sql in statements { _ = try db.execute(sql) }
   }
 
   /// Every entry of the hub's log.

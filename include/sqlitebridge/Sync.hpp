@@ -184,6 +184,17 @@ class SQLITEBRIDGE_API SyncEngine {
   std::string device() const;
   /// How many committed transactions wait to be pushed, into `count`.
   bool pendingCount(std::int64_t& count, Error* error = nullptr) const noexcept;
+  /// Records every row now in the synced tables as one pending change (an
+  /// insert per row), pushed by the next sync; their number into `rows`.
+  /// For the device whose rows are the starting point when syncing begins
+  /// on a database that has data already: what was there before the
+  /// engine's first start is otherwise never pushed. Call it once, on one
+  /// device: copies that hold rows with the same keys (a bundled database
+  /// copied everywhere) meet them as conflicts (kind `Conflict`, settled by
+  /// the policy). Empty tables record nothing (`rows` 0). Fails (nothing
+  /// recorded) as the writer does: SQLITE_MISUSE from inside one of its
+  /// blocks, SQLITE_BUSY, the engine's start error.
+  bool recordExistingRows(std::int64_t& rows, Error* error = nullptr) noexcept;
   /// One sync (pull, rewrite, push, repeated while the log moves), through
   /// the engine's hub. True with `report` filled when every pending change
   /// reached the log. False with `*error` set otherwise: the hub's failure

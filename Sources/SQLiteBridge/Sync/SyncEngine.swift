@@ -107,6 +107,28 @@ public final class SyncEngine: @unchecked Sendable {
     }
   }
 
+  /// Records every row now in the synced tables as one pending change (an
+  /// insert per row), pushed by the next ``sync()``, and returns how many
+  /// rows that is.
+  ///
+  /// For the device whose rows are the starting point when syncing begins
+  /// on a database that has data already: what was there before the
+  /// engine's first start is otherwise never pushed. Call it once, on one
+  /// device: copies that hold rows with the same keys (a bundled database
+  /// copied everywhere) meet them as conflicts
+  /// (``ChangesetConflictKind/conflict``, settled by the policy). Empty
+  /// tables record nothing (0).
+  ///
+  /// - Throws: `DatabaseError`, nothing recorded: `.misuse` from inside one
+  ///   of the writer's blocks; `.busy`; why recording stopped, once it has.
+  @discardableResult
+  public func recordExistingRows() throws -> Int {
+    var rows: Int64 = 0
+    var error = sqlitebridge.Error()
+    guard SyncInterop.recordExistingRows(core.pointee, &rows, &error) else { throw DatabaseError(error) }
+    return Int(rows)
+  }
+
   /// One sync: pulls the hub's new entries, rewrites this copy with them,
   /// pushes the pending changes, and repeats while the log moved meanwhile.
   /// Returns what it did once every pending change is in the log.

@@ -12,15 +12,10 @@ namespace sqlitebridge {
 const char* const kSyncStateTable = "sqlitebridge_sync_state";
 const char* const kSyncPendingTable = "sqlitebridge_sync_pending";
 
-namespace {
-
-// The database's last error into `*error`; false.
-bool dbFailure(Database& db, Error* error) noexcept {
+bool syncDatabaseFailure(Database& db, Error* error) noexcept {
   if (error != nullptr) *error = db.lastError();
   return false;
 }
-
-}  // namespace
 
 bool isSyncBookkeepingTable(const std::string& table) noexcept {
   return sameTableName(table, kSyncStateTable) || sameTableName(table, kSyncPendingTable);
@@ -31,15 +26,15 @@ bool prepareSyncBookkeeping(Database& db, const std::string& device, Error* erro
                   "hub_position INTEGER NOT NULL, next_sequence INTEGER NOT NULL)") ||
       !db.execute("CREATE TABLE IF NOT EXISTS sqlitebridge_sync_pending(sequence INTEGER PRIMARY KEY, "
                   "changeset BLOB NOT NULL)")) {
-    return dbFailure(db, error);
+    return syncDatabaseFailure(db, error);
   }
   try {
     std::vector<Row> rows;
-    if (!db.execute("SELECT device FROM sqlitebridge_sync_state", &rows)) return dbFailure(db, error);
+    if (!db.execute("SELECT device FROM sqlitebridge_sync_state", &rows)) return syncDatabaseFailure(db, error);
     if (rows.empty()) {
       if (!db.execute("INSERT INTO sqlitebridge_sync_state(device, hub_position, next_sequence) VALUES (?, 0, 1)",
                       std::vector<Value>{Value(device)})) {
-        return dbFailure(db, error);
+        return syncDatabaseFailure(db, error);
       }
       return true;
     }
@@ -55,14 +50,15 @@ bool prepareSyncBookkeeping(Database& db, const std::string& device, Error* erro
 
 bool readSyncPosition(Database& db, std::int64_t& position, Error* error) noexcept {
   Row row;
-  if (!db.execute("SELECT hub_position FROM sqlitebridge_sync_state", row)) return dbFailure(db, error);
+  if (!db.execute("SELECT hub_position FROM sqlitebridge_sync_state", row)) return syncDatabaseFailure(db, error);
   if (row.size() == 0) return changesetFailure(error, SQLITE_CORRUPT, "sqlitebridge_sync_state has no row");
   position = row.value(0).asInteger();
   return true;
 }
 
 bool writeSyncPosition(Database& db, std::int64_t position, Error* error) noexcept {
-  if (!db.execute("UPDATE sqlitebridge_sync_state SET hub_position = ?", position)) return dbFailure(db, error);
+  if (!db.execute("UPDATE sqlitebridge_sync_state SET hub_position = ?", position))
+    return syncDatabaseFailure(db, error);
   return true;
 }
 
@@ -85,21 +81,21 @@ bool readPendingChanges(Database& db, std::vector<PendingChange>& out, Error* er
     if (error != nullptr) *error = failure;
     return false;
   }
-  if (!ok) return dbFailure(db, error);
+  if (!ok) return syncDatabaseFailure(db, error);
   out = std::move(read);
   return true;
 }
 
 bool countPendingChanges(Database& db, std::int64_t& count, Error* error) noexcept {
   Row row;
-  if (!db.execute("SELECT count(*) FROM sqlitebridge_sync_pending", row)) return dbFailure(db, error);
+  if (!db.execute("SELECT count(*) FROM sqlitebridge_sync_pending", row)) return syncDatabaseFailure(db, error);
   count = row.value(0).asInteger();
   return true;
 }
 
 bool appendPendingChange(Database& db, const Changeset& changeset, std::int64_t& sequence, Error* error) noexcept {
   Row row;
-  if (!db.execute("SELECT next_sequence FROM sqlitebridge_sync_state", row)) return dbFailure(db, error);
+  if (!db.execute("SELECT next_sequence FROM sqlitebridge_sync_state", row)) return syncDatabaseFailure(db, error);
   if (row.size() == 0) return changesetFailure(error, SQLITE_CORRUPT, "sqlitebridge_sync_state has no row");
   const std::int64_t next = row.value(0).asInteger();
   try {
@@ -107,7 +103,7 @@ bool appendPendingChange(Database& db, const Changeset& changeset, std::int64_t&
     if (!db.execute("INSERT INTO sqlitebridge_sync_pending(sequence, changeset) VALUES (?, ?)",
                     std::vector<Value>{Value(next), Value::fromBlob(bytes.data(), bytes.size())}) ||
         !db.execute("UPDATE sqlitebridge_sync_state SET next_sequence = ?", next + 1)) {
-      return dbFailure(db, error);
+      return syncDatabaseFailure(db, error);
     }
   } catch (const std::bad_alloc&) {
     return changesetFailure(error, SQLITE_NOMEM, "out of memory");
@@ -121,7 +117,7 @@ bool replacePendingChange(Database& db, std::int64_t sequence, const Changeset& 
     const std::string& bytes = changeset.bytes();
     if (!db.execute("UPDATE sqlitebridge_sync_pending SET changeset = ? WHERE sequence = ?",
                     std::vector<Value>{Value::fromBlob(bytes.data(), bytes.size()), Value(sequence)})) {
-      return dbFailure(db, error);
+      return syncDatabaseFailure(db, error);
     }
   } catch (const std::bad_alloc&) {
     return changesetFailure(error, SQLITE_NOMEM, "out of memory");
@@ -131,7 +127,7 @@ bool replacePendingChange(Database& db, std::int64_t sequence, const Changeset& 
 
 bool forgetPendingChanges(Database& db, std::int64_t throughSequence, Error* error) noexcept {
   if (!db.execute("DELETE FROM sqlitebridge_sync_pending WHERE sequence <= ?", throughSequence)) {
-    return dbFailure(db, error);
+    return syncDatabaseFailure(db, error);
   }
   return true;
 }

@@ -24,6 +24,10 @@ extern const char* const kSyncStateTable;
 /// The table holding the pending changesets, by transaction number.
 extern const char* const kSyncPendingTable;
 
+/// `db`'s last error into `*error` (when not null); false. What the sync
+/// code returns when a statement it ran failed.
+bool syncDatabaseFailure(Database& db, Error* error) noexcept;
+
 /// Whether `table` is one of the sync engine's own tables (never synced).
 bool isSyncBookkeepingTable(const std::string& table) noexcept;
 

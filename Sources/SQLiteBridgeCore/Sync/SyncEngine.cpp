@@ -1,11 +1,12 @@
 // SyncEngine: starts the recorder on the writer, counts pending changes,
-// and runs a round through its own hub.
+// records the rows already there, and runs a round through its own hub.
 #include <new>
 #include <utility>
 
 #include "ChangesetAccess.hpp"
 #include "Connection.hpp"
 #include "SyncBookkeeping.hpp"
+#include "SyncExistingRows.hpp"
 #include "SyncState.hpp"
 #include "TableShape.hpp"
 #include "sqlitebridge/ConnectionLease.hpp"
@@ -42,6 +43,23 @@ bool checkSyncedTables(Connection& connection, const std::vector<std::string>& t
     return changesetFailure(error, SQLITE_NOMEM, "out of memory");
   }
   return true;
+}
+
+// `body` on a lease of `kind` of the engine's writer pool, unless the
+// engine did not start (`started`, into `*error`) or the lease is refused.
+template <typename Body>
+bool onLease(const std::shared_ptr<SyncState>& state, const Error& started, LeaseKind kind, Error* error,
+             Body&& body) noexcept {
+  if (started.isError()) {
+    if (error != nullptr) *error = started;
+    return false;
+  }
+  detail::LeaseScope scope(state->pool, kind);
+  if (!scope.acquired()) {
+    if (error != nullptr) *error = scope.error();
+    return false;
+  }
+  return body(scope.database());
 }
 
 }  // namespace
@@ -162,17 +180,14 @@ Error SyncEngine::error() const noexcept {
 std::string SyncEngine::device() const { return state_ ? state_->device : std::string(); }
 
 bool SyncEngine::pendingCount(std::int64_t& count, Error* error) const noexcept {
-  const Error started = this->error();
-  if (started.isError()) {
-    if (error != nullptr) *error = started;
-    return false;
-  }
-  detail::LeaseScope scope(state_->pool, LeaseKind::Read);
-  if (!scope.acquired()) {
-    if (error != nullptr) *error = scope.error();
-    return false;
-  }
-  return countPendingChanges(scope.database(), count, error);
+  return onLease(state_, this->error(), LeaseKind::Read, error,
+                 [&](Database& db) { return countPendingChanges(db, count, error); });
+}
+
+bool SyncEngine::recordExistingRows(std::int64_t& rows, Error* error) noexcept {
+  rows = 0;
+  return onLease(state_, this->error(), LeaseKind::WriteWithoutTransaction, error,
+                 [&](Database& db) { return recordExistingSyncedRows(db, state_->tables, rows, error); });
 }
 
 bool SyncEngine::sync(SyncReport& report, Error* error) noexcept {

@@ -129,6 +129,11 @@ bool SyncInterop::pendingCount(const SyncEngine& engine, std::int64_t& count, Er
   return engine.pendingCount(count, &error);
 }
 
+bool SyncInterop::recordExistingRows(const SyncEngine& engine, std::int64_t& rows, Error& error) noexcept {
+  // Recording changes the engine's database, never the engine object.
+  return const_cast<SyncEngine&>(engine).recordExistingRows(rows, &error);
+}
+
 SyncRound SyncInterop::startRound(const SyncEngine& engine) noexcept {
   // The round changes the engine's shared state (its round flag), never
   // the engine object.

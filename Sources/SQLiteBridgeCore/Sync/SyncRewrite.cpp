@@ -20,11 +20,6 @@ namespace {
 
 constexpr const char* kPendingSavepoint = "sqlitebridge_sync_pending_change";
 
-bool dbFailure(Database& db, Error* error) noexcept {
-  if (error != nullptr) *error = db.lastError();
-  return false;
-}
-
 // The names of `table`'s columns, in order (PRAGMA table_info: the columns
 // a changeset holds).
 bool columnNames(Database& db, const std::string& table, std::vector<std::string>& out) noexcept {
@@ -164,7 +159,7 @@ bool takeBack(Database& db, const ChangesetOperation& operation, std::int64_t ro
 bool dropKeyBreakers(Database& db, Session& session, SyncReport& report, bool& keysHold, Error* error) noexcept {
   keysHold = false;
   std::vector<Row> violations;
-  if (!db.execute("PRAGMA foreign_key_check", &violations)) return dbFailure(db, error);
+  if (!db.execute("PRAGMA foreign_key_check", &violations)) return syncDatabaseFailure(db, error);
   if (violations.empty()) {
     keysHold = true;
     return true;
@@ -181,7 +176,7 @@ bool dropKeyBreakers(Database& db, Session& session, SyncReport& report, bool& k
       if (!primaryKeyOfRow(db, table, rowID.asInteger(), row)) continue;
       for (const ChangesetOperation& operation : operations) {
         if (!sameTableName(operation.table, table.c_str()) || !madeRow(operation, row)) continue;
-        if (!takeBack(db, operation, rowID.asInteger())) return dbFailure(db, error);
+        if (!takeBack(db, operation, rowID.asInteger())) return syncDatabaseFailure(db, error);
         ChangesetConflict dropped;
         dropped.kind = ChangesetConflictKind::ForeignKey;
         dropped.operation = operation;
@@ -194,7 +189,7 @@ bool dropKeyBreakers(Database& db, Session& session, SyncReport& report, bool& k
     return changesetFailure(error, SQLITE_NOMEM, "out of memory");
   }
   violations.clear();
-  if (!db.execute("PRAGMA foreign_key_check", &violations)) return dbFailure(db, error);
+  if (!db.execute("PRAGMA foreign_key_check", &violations)) return syncDatabaseFailure(db, error);
   keysHold = violations.empty();
   return true;
 }
@@ -205,7 +200,7 @@ bool dropKeyBreakers(Database& db, Session& session, SyncReport& report, bool& k
 // dropped (reported operation by operation).
 bool reapplyPending(Database& db, const SyncState& state, PendingChange& change, SyncReport& report,
                     Error* error) noexcept {
-  if (!db.execute(std::string("SAVEPOINT ") + kPendingSavepoint)) return dbFailure(db, error);
+  if (!db.execute(std::string("SAVEPOINT ") + kPendingSavepoint)) return syncDatabaseFailure(db, error);
   Session session(db, "main");
   if (session.error().isError()) {
     if (error != nullptr) *error = session.error();
@@ -217,7 +212,8 @@ bool reapplyPending(Database& db, const SyncState& state, PendingChange& change,
   bool keysHold = false;
   Changeset rebased;
   if (!change.changeset.isEmpty()) {
-    if (!db.apply(change.changeset, std::nullopt, policyHandler(state, true, report))) return dbFailure(db, error);
+    if (!db.apply(change.changeset, std::nullopt, policyHandler(state, true, report)))
+      return syncDatabaseFailure(db, error);
     if (!dropKeyBreakers(db, session, report, keysHold, error)) return false;
     if (keysHold && !session.changeset(rebased, error)) return false;
   } else {
@@ -226,7 +222,7 @@ bool reapplyPending(Database& db, const SyncState& state, PendingChange& change,
   if (!keysHold) {
     std::vector<ChangesetOperation> operations;
     if (!change.changeset.operations(operations, error)) return false;
-    if (!db.execute(std::string("ROLLBACK TO ") + kPendingSavepoint)) return dbFailure(db, error);
+    if (!db.execute(std::string("ROLLBACK TO ") + kPendingSavepoint)) return syncDatabaseFailure(db, error);
     try {
       for (ChangesetOperation& operation : operations) {
         ChangesetConflict dropped;
@@ -239,7 +235,7 @@ bool reapplyPending(Database& db, const SyncState& state, PendingChange& change,
     }
     rebased = Changeset();
   }
-  if (!db.execute(std::string("RELEASE ") + kPendingSavepoint)) return dbFailure(db, error);
+  if (!db.execute(std::string("RELEASE ") + kPendingSavepoint)) return syncDatabaseFailure(db, error);
   if (!replacePendingChange(db, change.sequence, rebased, error)) return false;
   change.changeset = std::move(rebased);
   return true;
@@ -265,7 +261,7 @@ bool checkEntryFits(Database& db, const SyncState& state, const SyncEntry& entry
       TableShape shape;
       if (!readTableShape(*connection, "main", header.name, shape, error)) return false;
       std::vector<std::string> names;
-      if (!columnNames(db, header.name, names)) return dbFailure(db, error);
+      if (!columnNames(db, header.name, names)) return syncDatabaseFailure(db, error);
       const std::string advice =
           ": every device needs the same columns in the synced tables (run the same additive migrations on every "
           "device before writing to new columns)";
@@ -296,13 +292,13 @@ bool rewriteForPulledEntries(Database& db, const SyncState& state, std::vector<P
     if (!checkEntryFits(db, state, entry, error)) return false;
   }
   // Until the commit: a step may break a key that a later one mends.
-  if (!db.execute("PRAGMA defer_foreign_keys = ON")) return dbFailure(db, error);
+  if (!db.execute("PRAGMA defer_foreign_keys = ON")) return syncDatabaseFailure(db, error);
   // Back to the log's prefix: this device's pending changes, newest first.
   for (auto change = pending.rbegin(); change != pending.rend(); ++change) {
     if (change->changeset.isEmpty()) continue;
     Changeset inverse;
     if (!change->changeset.inverted(inverse, error)) return false;
-    if (!db.apply(inverse, std::nullopt, policyHandler(state, false, report))) return dbFailure(db, error);
+    if (!db.apply(inverse, std::nullopt, policyHandler(state, false, report))) return syncDatabaseFailure(db, error);
   }
   for (const SyncEntry& entry : pulled) {
     if (entry.changeset.isEmpty()) continue;

@@ -64,6 +64,22 @@ class SyncEngineTest : public ::testing::Test {
     return entries;
   }
 
+  /// Makes `name`'s database (the shared schema) and runs `statements` on
+  /// it before any engine records.
+  void prefill(const std::string& name, const std::vector<std::string>& statements) {
+    const std::string path = dir / (name + ".sqlite");
+    SyncDevice::prepare(path);
+    Database db = Database::open(path);
+    for (const std::string& sql : statements) EXPECT_TRUE(db.execute(sql)) << sql << ": " << db.error();
+  }
+  /// How many schemas the writer of `device` has attached (1: main only).
+  static std::int64_t writerSchemas(SyncDevice& device) {
+    Row row;
+    EXPECT_TRUE(
+        device.queue.write([&](Database& db) { return db.execute("SELECT count(*) FROM pragma_database_list", row); }));
+    return row.size() == 0 ? -1 : row.value(0).asInteger();
+  }
+
   TempDir dir;
   std::shared_ptr<DatabaseSyncHub> hub;
 };
@@ -564,4 +580,63 @@ TEST_F(SyncEngineTest, ARowDeletedOnBothDevicesIsNoConflict) {
       editBothThenSync(*phone, *laptop, {"DELETE FROM notes WHERE id = 'n1'"}, {"DELETE FROM notes WHERE id = 'n1'"});
   EXPECT_TRUE(report.conflicts.empty());
   EXPECT_EQ(converged(*phone, *laptop), (std::vector<std::string>{"-- notes", "-- tags", "-- counters"}));
+}
+
+TEST_F(SyncEngineTest, RowsThereBeforeTheEngineArePushedOnlyOnceRecorded) {
+  prefill("phone", {"INSERT INTO notes(id, title, body) VALUES ('n1', 'first', 'b1'), ('n2', 'second', '')",
+                    "INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')",
+                    "INSERT INTO counters(id, label, value) VALUES (7, 'seven', 7)",
+                    "INSERT INTO local_settings(key, value) VALUES ('theme', 'dark')"});
+  auto phone = device("phone");
+  EXPECT_EQ(phone->sync().pushed, 0);  // what was there before is not a change
+  std::int64_t rows = -1;
+  Error error;
+  ASSERT_TRUE(phone->engine.recordExistingRows(rows, &error)) << error;
+  EXPECT_EQ(rows, 4);  // the synced tables' rows; local_settings is not synced
+  EXPECT_EQ(phone->pending(), 1);
+  EXPECT_EQ(writerSchemas(*phone), 1);  // the empty copies are gone
+  EXPECT_EQ(phone->sync().pushed, 1);
+  auto laptop = device("laptop");
+  SyncReport report = laptop->sync();
+  EXPECT_EQ(report.pulled, 1);
+  EXPECT_TRUE(report.conflicts.empty());
+  EXPECT_EQ(laptop->rows(), phone->rows());
+  EXPECT_EQ(laptop->rows(), (std::vector<std::string>{"-- notes", "n1|first|b1", "n2|second|", "-- tags", "t1|n1|work",
+                                                      "-- counters", "7|seven|7"}));
+}
+
+TEST_F(SyncEngineTest, EmptySyncedTablesRecordNothing) {
+  prefill("phone", {"INSERT INTO local_settings(key, value) VALUES ('theme', 'dark')"});
+  auto phone = device("phone");
+  std::int64_t rows = -1;
+  Error error;
+  ASSERT_TRUE(phone->engine.recordExistingRows(rows, &error)) << error;
+  EXPECT_EQ(rows, 0);
+  EXPECT_EQ(phone->pending(), 0);
+  EXPECT_EQ(writerSchemas(*phone), 1);
+}
+
+TEST_F(SyncEngineTest, RecordingExistingRowsFromInsideAWriterBlockIsAMisuseAndRecordsNothing) {
+  prefill("phone", {"INSERT INTO notes(id, title) VALUES ('n1', 'first')"});
+  auto phone = device("phone");
+  std::int64_t rows = -1;
+  Error error;
+  phone->queue.write([&](Database&) { return phone->engine.recordExistingRows(rows, &error); });
+  EXPECT_EQ(error.code, SQLITE_MISUSE) << error;
+  EXPECT_EQ(rows, 0);
+  EXPECT_EQ(phone->pending(), 0);
+}
+
+TEST_F(SyncEngineTest, ACopyHoldingTheSameKeysMeetsTheRecordedRowsAsConflictsThePolicySettles) {
+  prefill("phone", {"INSERT INTO notes(id, title) VALUES ('n1', 'phone copy')"});
+  prefill("laptop", {"INSERT INTO notes(id, title) VALUES ('n1', 'laptop copy')"});
+  auto phone = device("phone");
+  auto laptop = device("laptop");
+  std::int64_t rows = -1;
+  ASSERT_TRUE(phone->engine.recordExistingRows(rows));
+  phone->sync();
+  SyncReport report = laptop->sync();
+  EXPECT_EQ(kinds(report), (std::vector<ChangesetConflictKind>{ChangesetConflictKind::Conflict}));
+  EXPECT_EQ(laptop->rows(), phone->rows());
+  EXPECT_EQ(laptop->rows()[1], "n1|phone copy|");
 }

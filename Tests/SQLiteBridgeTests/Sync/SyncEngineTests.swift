@@ -615,6 +615,71 @@ struct SyncEngineTests {
     #expect(log.map(\.device) == ["phone", "laptop"])
     #expect(log.map(\.position) == [1, 2])
   }
+
+  @Test func rowsThereBeforeTheEngineArePushedOnlyOnceRecorded() async throws {
+    let world = try SyncWorld()
+    defer { world.remove() }
+    try world.prefill(
+      "phone",
+      [
+        "INSERT INTO notes(id, title, body) VALUES ('n1', 'first', 'b1'), ('n2', 'second', '')",
+        "INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')",
+        "INSERT INTO counters(id, label, value) VALUES (7, 'seven', 7)",
+        "INSERT INTO local_settings(key, value) VALUES ('theme', 'dark')",
+      ])
+    let phone = try world.device("phone")
+    #expect(try await phone.sync().pushed == 0)  // what was there before is not a change
+    #expect(try phone.engine.recordExistingRows() == 4)  // local_settings is not synced
+    #expect(try phone.pending() == 1)
+    #expect(try phone.writerSchemas() == 1)  // the empty copies are gone
+    #expect(try await phone.sync().pushed == 1)
+    let laptop = try world.device("laptop")
+    let report = try await laptop.sync()
+    #expect(report.pulled == 1)
+    #expect(report.conflicts.isEmpty)
+    #expect(try laptop.rows() == phone.rows())
+    #expect(
+      try laptop.rows() == [
+        "-- notes", "n1|first|b1", "n2|second|", "-- tags", "t1|n1|work", "-- counters", "7|seven|7",
+      ])
+  }
+
+  @Test func emptySyncedTablesRecordNothing() throws {
+    let world = try SyncWorld()
+    defer { world.remove() }
+    try world.prefill("phone", ["INSERT INTO local_settings(key, value) VALUES ('theme', 'dark')"])
+    let phone = try world.device("phone")
+    #expect(try phone.engine.recordExistingRows() == 0)
+    #expect(try phone.pending() == 0)
+    #expect(try phone.writerSchemas() == 1)
+  }
+
+  @Test func recordingExistingRowsFromInsideAWriterBlockIsAMisuseAndRecordsNothing() throws {
+    let world = try SyncWorld()
+    defer { world.remove() }
+    try world.prefill("phone", ["INSERT INTO notes(id, title) VALUES ('n1', 'first')"])
+    let phone = try world.device("phone")
+    let error = databaseError {
+      try phone.queue.write { (_: Database) -> Void in _ = try phone.engine.recordExistingRows() }
+    }
+    #expect(error?.resultCode == .misuse, "\(String(describing: error))")
+    #expect(try phone.pending() == 0)
+  }
+
+  @Test func aCopyHoldingTheSameKeysMeetsTheRecordedRowsAsConflictsThePolicySettles() async throws {
+    let world = try SyncWorld()
+    defer { world.remove() }
+    try world.prefill("phone", ["INSERT INTO notes(id, title) VALUES ('n1', 'phone copy')"])
+    try world.prefill("laptop", ["INSERT INTO notes(id, title) VALUES ('n1', 'laptop copy')"])
+    let phone = try world.device("phone")
+    let laptop = try world.device("laptop")
+    try phone.engine.recordExistingRows()
+    try await phone.sync()
+    let report = try await laptop.sync()
+    #expect(kinds(report) == [.conflict])
+    #expect(try laptop.rows() == phone.rows())
+    #expect(try laptop.rows()[1] == "n1|phone copy|")
+  }
 }
 
 /// A hub that leaves out the first entry of every page it reads (a broken

@@ -87,6 +87,8 @@ struct SQLITEBRIDGE_API SyncInterop {
   static ChangesetConflictResolution hubOrderWinsResolution(ChangesetConflictKind kind, bool isLocal) noexcept;
   /// `engine.pendingCount(count, &error)`.
   static bool pendingCount(const SyncEngine& engine, std::int64_t& count, Error& error) noexcept;
+  /// `engine.recordExistingRows(rows, &error)`.
+  static bool recordExistingRows(const SyncEngine& engine, std::int64_t& rows, Error& error) noexcept;
 
   // MARK: Rounds
 
