@@ -31,7 +31,15 @@ struct ProcessProblem: Error, CustomStringConvertible {
   let description: String
 }
 
-/// A TCP port on 127.0.0.1 nobody listens on now (the system's choice).
+/// The ports `freePort` handed out in this process: never handed out again,
+/// since a node may not have bound its port yet when the next is picked.
+private let handedOutPorts = Locked<Set<Int>>([])
+
+/// A TCP port on 127.0.0.1 nobody listens on now, and that this process
+/// has not handed out before (a node's two ports, or nodes of suites that
+/// start at once, would otherwise be given the same port now and then
+/// before the first binds it: dqlite-demo exits when it cannot bind, even
+/// after joining the cluster).
 func freePort() throws -> Int {
   // Below Linux's ephemeral range (32768-60999): a port the kernel handed
   // out would also be handed out as the source port of some outgoing
@@ -39,6 +47,7 @@ func freePort() throws -> Int {
   // dqlite-demo exits when it cannot.
   for _ in 0..<1000 {
     let candidate = Int.random(in: 20000...32767)
+    guard handedOutPorts.withLock({ $0.insert(candidate).inserted }) else { continue }
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw ProcessProblem(description: "socket failed: errno \(errno)") }
     defer { close(socket) }
@@ -207,6 +216,8 @@ final class ChildProcess: @unchecked Sendable {
 final class DemoNode: Sendable {
   /// The node's dqlite address ("127.0.0.1:D").
   let address: String
+  /// The port of its HTTP API (dqlite-demo's `--api`).
+  let apiPort: Int
   let process: ChildProcess
   /// Where the node keeps its Raft data (dqlite-demo adds the address).
   let dataDirectory: String
@@ -227,7 +238,8 @@ final class DemoNode: Sendable {
     address = "127.0.0.1:\(port)"
     dataDirectory = directory + "/" + address
     logFile = directory + "/\(name).log"
-    var arguments = ["--api", "127.0.0.1:\(try freePort())", "--db", address, "--dir", directory]
+    apiPort = try freePort()
+    var arguments = ["--api", "127.0.0.1:\(apiPort)", "--db", address, "--dir", directory]
     for member in join { arguments += ["--join", member] }
     process = try ChildProcess(program, arguments, name: name, logFile: logFile)
   }
@@ -283,6 +295,7 @@ final class DemoCluster: Sendable {
         started.append(try DemoNode(directory: directory, join: join, name: "node\(index + 1)"))
         try Self.waitForMembers(started, asVoters: started.count == count, within: .seconds(60))
       }
+      try Self.waitForServing(started, within: .seconds(60))
       nodes = started
     } catch {
       for node in started { node.process.kill() }
@@ -364,6 +377,27 @@ final class DemoCluster: Sendable {
           "the dqlite-demo cluster did not reach \(nodes.count) \(asVoters ? "voters" : "members") in \(limit): \(last)"
       )
     }
+  }
+
+  /// Waits until every node serves its HTTP API, the last thing
+  /// dqlite-demo starts once it has joined: a node that could not (its port
+  /// taken) exits then, a member of the cluster that is gone. Fails naming
+  /// such a node and what it printed, or when `limit` runs out.
+  static func waitForServing(_ nodes: [DemoNode], within limit: Duration) throws {
+    var exited: DemoNode?
+    let serving = poll(within: limit) {
+      if let gone = nodes.first(where: { !$0.process.isRunning }) {
+        exited = gone
+        return true
+      }
+      return nodes.allSatisfy { acceptsConnections(port: $0.apiPort) }
+    }
+    if let exited {
+      throw ProcessProblem(
+        description:
+          "\(exited.process.name) of the dqlite-demo cluster exited after joining; it printed: \(exited.logTail)")
+    }
+    guard serving else { throw ProcessProblem(description: "the dqlite-demo nodes did not all serve in \(limit)") }
   }
 
   /// Ends every node (SIGKILL) and removes the data.

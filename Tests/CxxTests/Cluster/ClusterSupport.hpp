@@ -18,6 +18,8 @@
 #include <sqlitebridge/cluster/ClusterDatabase.hpp>
 
 #include <chrono>
+#include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,12 +49,17 @@ inline std::string testNodeProgram() {
 /// A TCP port on 127.0.0.1 nobody uses now, below Linux's ephemeral range
 /// (32768-60999): a port the kernel handed out would also be handed out as
 /// the source port of some outgoing connection (the nodes' own, among them)
-/// before the node binds it, and dqlite-demo exits when it cannot.
+/// before the node binds it, and dqlite-demo exits when it cannot. Never
+/// one this process handed out before: a node may not have bound it yet.
 inline int freePort() {
+  static std::mutex mutex;
   static std::mt19937 random(std::random_device{}());
+  static std::set<int> handedOut;
+  std::lock_guard<std::mutex> lock(mutex);
   std::uniform_int_distribution<int> range(20000, 32767);
   for (int attempt = 0; attempt < 1000; ++attempt) {
     const int candidate = range(random);
+    if (!handedOut.insert(candidate).second) continue;
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in address{};
     address.sin_family = AF_INET;
