@@ -33,7 +33,17 @@ struct ProcessProblem: Error, CustomStringConvertible {
 
 /// The ports `freePort` handed out in this process: never handed out again,
 /// since a node may not have bound its port yet when the next is picked.
-private let handedOutPorts = Locked<Set<Int>>([])
+/// (Its own lock: this file is also compiled into the DqliteTrait package's
+/// tests, without ThreadSupport.swift.)
+private final class HandedOutPorts: @unchecked Sendable {
+  private let lock = NSLock()
+  private var ports: Set<Int> = []
+
+  /// Whether `port` was not handed out before (it is from now on).
+  func claim(_ port: Int) -> Bool { lock.withLock { ports.insert(port).inserted } }
+}
+
+private let handedOutPorts = HandedOutPorts()
 
 /// A TCP port on 127.0.0.1 nobody listens on now, and that this process
 /// has not handed out before (a node's two ports, or nodes of suites that
@@ -47,7 +57,7 @@ func freePort() throws -> Int {
   // dqlite-demo exits when it cannot.
   for _ in 0..<1000 {
     let candidate = Int.random(in: 20000...32767)
-    guard handedOutPorts.withLock({ $0.insert(candidate).inserted }) else { continue }
+    guard handedOutPorts.claim(candidate) else { continue }
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw ProcessProblem(description: "socket failed: errno \(errno)") }
     defer { close(socket) }
