@@ -137,13 +137,8 @@ bool ClusterSyncHub::append(const std::vector<SyncEntry>& entries, std::int64_t 
                             Error* error) noexcept {
   appended = false;
   if (openError_.isError()) return syncLogReport(error, openError_);
-  if (!checkEntriesToAppend(entries, error)) return false;
-  if (entries.empty()) {
-    std::int64_t last = 0;
-    if (!lastPosition(last, error)) return false;
-    appended = last == after;
-    return true;
-  }
+  const AppendStart start = startAppend(*this, entries, after, appended, error);
+  if (start != AppendStart::Write) return start == AppendStart::Settled;
   if (!checkPositionsLeft(after, entries.size(), error)) return false;
   std::lock_guard<std::mutex> lock(mutex_);
   try {

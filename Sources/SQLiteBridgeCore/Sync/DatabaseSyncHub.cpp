@@ -101,19 +101,11 @@ bool DatabaseSyncHub::append(const std::vector<SyncEntry>& entries, std::int64_t
                              Error* error) noexcept {
   appended = false;
   if (openError_.isError()) return syncLogReport(error, openError_);
+  // Before the write lock is taken: a batch refused anyway need not wait
+  // for other writers, and an empty one is answered by a read.
+  const AppendStart start = startAppend(*this, entries, after, appended, error);
+  if (start != AppendStart::Write) return start == AppendStart::Settled;
   try {
-    // Checked before the write lock is taken: a batch refused anyway need
-    // not wait for other writers, nor depend on the log's state.
-    if (!checkEntriesToAppend(entries, error)) return false;
-    // Nothing to write: a read says whether `after` is still the last
-    // position, without taking the write lock.
-    if (entries.empty()) {
-      std::int64_t last = 0;
-      if (!lastPosition(last, error)) return false;
-      appended = last == after;
-      return true;
-    }
-
     bool stale = false;
     Error refusal;  // ours (a duplicate, a full log): write() sees only a rollback
     Error writeError;

@@ -97,6 +97,17 @@ bool checkEntriesToAppend(const std::vector<SyncEntry>& entries, Error* error) n
   return true;
 }
 
+AppendStart startAppend(SyncHub& hub, const std::vector<SyncEntry>& entries, std::int64_t after, bool& appended,
+                        Error* error) noexcept {
+  appended = false;
+  if (!checkEntriesToAppend(entries, error)) return AppendStart::Failed;
+  if (!entries.empty()) return AppendStart::Write;
+  std::int64_t last = 0;
+  if (!hub.lastPosition(last, error)) return AppendStart::Failed;
+  appended = last == after;
+  return AppendStart::Settled;
+}
+
 bool checkPositionsLeft(std::int64_t after, std::size_t count, Error* error) noexcept {
   if (static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() - after) >= count) return true;
   try {

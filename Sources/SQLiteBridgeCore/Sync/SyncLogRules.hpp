@@ -45,6 +45,21 @@ SQLITEBRIDGE_API bool checkSyncLogColumns(const std::string& table, const std::v
 /// Whether every entry can be appended (a device name, a sequence from 1);
 /// otherwise false with SQLITE_MISUSE in `*error` naming the entry.
 SQLITEBRIDGE_API bool checkEntriesToAppend(const std::vector<SyncEntry>& entries, Error* error) noexcept;
+/// What `SyncHub::append` settles before it writes.
+enum class AppendStart {
+  /// The entries are valid and there is at least one: write them.
+  Write,
+  /// An empty batch: `hub.lastPosition` said whether `after` is the log's
+  /// last position (`appended`); the append succeeds without writing.
+  Settled,
+  /// An invalid entry (SQLITE_MISUSE, `checkEntriesToAppend`) or the read
+  /// of an empty batch failed: `*error` set, nothing appended.
+  Failed,
+};
+/// The start every hub's append shares: `appended` false, the entries
+/// checked, an empty batch answered by a read (no write lock taken).
+SQLITEBRIDGE_API AppendStart startAppend(SyncHub& hub, const std::vector<SyncEntry>& entries, std::int64_t after,
+                                         bool& appended, Error* error) noexcept;
 /// Whether positions after `after` are left for `count` entries; otherwise
 /// false with SQLITE_FULL.
 SQLITEBRIDGE_API bool checkPositionsLeft(std::int64_t after, std::size_t count, Error* error) noexcept;

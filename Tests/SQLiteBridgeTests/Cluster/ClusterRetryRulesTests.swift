@@ -137,6 +137,18 @@ struct ClusterRetryRulesTests {
     }
   }
 
+  @Test func aRollbackWhoseConnectionBreaksEndsTheTransactionAndTheNextWriteBlockStarts() throws {
+    // BEGIN, then the ROLLBACK of the block that threw: its connection
+    // closes. The transaction went with it, so the next block begins.
+    try withFakeNode("close-on-second-exec") { node in
+      let db = try ClusterDatabase(name: "app", configuration: node.configuration())
+      #expect(throws: BlockFailed()) { try db.write { _ in throw BlockFailed() } }
+      #expect(!db.isInTransaction)
+      try db.write { db in try db.execute("INSERT INTO t VALUES (1)") }
+      #expect(try node.count("EXEC") == 5)  // BEGIN, ROLLBACK (lost); BEGIN, INSERT, COMMIT
+    }
+  }
+
   @Test func aServerThatNeverAnswersFailsTheOpenWithinTheTimeouts() throws {
     try withFakeNode("silent") { node in
       let clock = ContinuousClock()
