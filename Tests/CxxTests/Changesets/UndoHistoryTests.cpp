@@ -195,17 +195,26 @@ TEST(UndoHistory, APoolUndoesWhileReadersRead) {
     std::atomic<bool>& done;
     ~Stop() { done = true; }
   } stop{done};
+  // The undos start once each reader has read, so that they run while the
+  // readers read however the threads are scheduled.
+  Latch reading(2);
   for (int r = 0; r < 2; ++r) {
     readers.emplace_back("reader " + std::to_string(r), [&] {
+      bool firstRead = true;
       while (!done.load()) {
         // Each step inserts one row with i = id * 10: a snapshot never sees
         // another row.
         const std::int64_t bad = pool.read(
             [](Database& db) { return scalarInteger(db, "SELECT count(*) FROM items WHERE i IS NOT id * 10"); });
         if (bad != 0) torn = true;
+        if (firstRead) {
+          firstRead = false;
+          reading.countDown();
+        }
       }
     });
   }
+  ASSERT_TRUE(reading.waitFor()) << "the readers did not read";
   Error error;
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(history.undo(&error)) << error;
   EXPECT_EQ(pool.read([](Database& db) { return scalarInteger(db, "SELECT count(*) FROM items"); }), 0);

@@ -228,16 +228,23 @@ TEST(BusyTimeoutWal, OpeningWhileOtherConnectionsWriteCheckpointAndCloseSucceeds
   Failures failures;
   std::atomic<bool> openerDone{false};
   std::atomic<int> checkpoints{0};
+  // The writer counts down after its first row is in, so that the opens see
+  // rows however the threads are scheduled (a loaded machine once ran all
+  // the opens of the Swift twin before the writer's first insert).
   Latch started(2);
   BoundedThread writer("writer", [&] {
-    started.countDown();
     // Each round is a connection of its own: when it is the last one on the
     // file, its close checkpoints and deletes the WAL under an exclusive lock.
+    bool committed = false;
     while (!openerDone.load()) {
       Database db = Database::open(path);
       if (!db.isOpen() || !db.execute("INSERT INTO t(payload) VALUES (randomblob(2000))")) {
         failures.add("writer: " + db.error());
         break;
+      }
+      if (!committed) {
+        committed = true;
+        started.countDown();
       }
     }
   });
@@ -256,7 +263,10 @@ TEST(BusyTimeoutWal, OpeningWhileOtherConnectionsWriteCheckpointAndCloseSucceeds
       db = Database::open(path, Configuration{20});
     }
   });
-  ASSERT_TRUE(started.waitFor()) << "the writer and the checkpointer did not start";
+  if (!started.waitFor()) {
+    openerDone = true;
+    FAIL() << "the writer did not commit a row or the checkpointer did not start: " << failures.text();
+  }
   std::int64_t lastCount = 0;
   for (int i = 0; i < kOpens; ++i) {
     Database db = Database::open(path);

@@ -177,8 +177,13 @@ struct UndoHistoryTests {
       let done = Locked(false)
       let torn = Locked(false)
       let readsDone = Locked(0)
+      // The undos start once each reader has read, so that they run while
+      // the readers read however the threads are scheduled.
+      let reading = Latch(2)
       let readers = (0..<2).map { index in
         TestThread("reader \(index)") {
+          var firstRead = true
+          defer { if firstRead { reading.countDown() } }
           while !done.current {
             // Each step inserts one row with i = id * 10: a snapshot never
             // sees another row.
@@ -189,12 +194,17 @@ struct UndoHistoryTests {
             } catch {
               torn.withLock { $0 = true }
             }
+            if firstRead {
+              firstRead = false
+              reading.countDown()
+            }
           }
         }
       }
       // However the undos and redos end, the readers stop and are joined
       // before anything is thrown.
       var failure: (any Error)?
+      #expect(reading.wait(), "the readers did not read")
       do {
         for _ in 0..<20 { #expect(try history.undo()) }
         #expect(try pool.read { db in try integer(db, "SELECT count(*) FROM items") } == 0)
@@ -206,7 +216,7 @@ struct UndoHistoryTests {
       for reader in readers { reader.join() }
       if let failure { throw failure }
       #expect(!torn.current)
-      #expect(readsDone.current > 0)
+      #expect(readsDone.current >= 2)
       #expect(try pool.read { db in try integer(db, "SELECT count(*) FROM items") } == 20)
     }
   }

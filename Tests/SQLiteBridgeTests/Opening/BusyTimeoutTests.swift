@@ -212,18 +212,25 @@ struct BusyTimeoutTests {
 
       let failures = Locked<[String]>([])
       let openerDone = Locked(false)
-      let writerStarted = Signal()
+      let writerCommitted = Signal()
       let checkpointerStarted = Signal()
       let writer = TestThread("writer") {
-        writerStarted.send()
         // Each round is a connection of its own: when it is the last one on
-        // the file, its close checkpoints and deletes the WAL.
+        // the file, its close checkpoints and deletes the WAL. The opens
+        // start after the first row is in, so that they see rows however
+        // the threads are scheduled (a loaded machine once ran all 300
+        // before the writer's first insert).
+        var committed = false
         while !openerDone.current {
           do {
             try Database(path: path).execute("INSERT INTO t(payload) VALUES (randomblob(2000))")
           } catch {
             failures.withLock { $0.append("writer: \(error)") }
             return
+          }
+          if !committed {
+            committed = true
+            writerCommitted.send()
           }
         }
       }
@@ -245,7 +252,9 @@ struct BusyTimeoutTests {
           }
         }
       }
-      #expect(writerStarted.wait() && checkpointerStarted.wait(), "the writer and the checkpointer did not start")
+      #expect(
+        writerCommitted.wait() && checkpointerStarted.wait(),
+        "the writer did not commit a row or the checkpointer did not start")
       var lastCount: Int64 = 0
       for attempt in 0..<300 {
         do {
