@@ -45,4 +45,8 @@ std::uint64_t ConcurrencyTesting::observationSnapshotFallbackCount(const Databas
   return pool.pool_ ? pool.pool_->observationSnapshotFallbackCount() : 0;
 }
 
+bool ConcurrencyTesting::waitUntilObservationsIdle(const DatabasePool& pool, std::int64_t milliseconds) noexcept {
+  return !pool.pool_ || pool.pool_->waitUntilObservationsIdle(milliseconds);
+}
+
 }  // namespace sqlitebridge::interop

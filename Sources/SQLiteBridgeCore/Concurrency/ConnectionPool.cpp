@@ -722,6 +722,15 @@ std::uint64_t ConnectionPool::observationSnapshotFallbackCount() noexcept {
   return broker_ ? broker_->snapshotFallbackCount() : 0;
 }
 
+bool ConnectionPool::waitUntilObservationsIdle(std::int64_t milliseconds) noexcept {
+  std::shared_ptr<ObservationBroker> broker;
+  {
+    std::lock_guard<std::mutex> lock(brokerMutex_);
+    broker = broker_;
+  }
+  return !broker || broker->waitUntilIdle(std::chrono::steady_clock::now() + std::chrono::milliseconds(milliseconds));
+}
+
 void ConnectionPool::injectTransientFailures(int count, int code) noexcept {
   injectedCode_.store(code);
   injectedFailures_.store(count);

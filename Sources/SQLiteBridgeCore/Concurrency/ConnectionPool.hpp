@@ -125,6 +125,9 @@ class ConnectionPool {
   /// The observations' snapshot fetches and fallbacks (see ObservationBroker).
   std::uint64_t observationSnapshotFetchCount() noexcept;
   std::uint64_t observationSnapshotFallbackCount() noexcept;
+  /// For tests: waits at most `milliseconds` until no observation of the
+  /// pool has a fetch scheduled or running; false when the time ran out.
+  bool waitUntilObservationsIdle(std::int64_t milliseconds) noexcept;
 
   /// For tests: the next `count` transaction begins answer `code` (as SQLite
   /// can under contention, without calling the busy handler) before trying.

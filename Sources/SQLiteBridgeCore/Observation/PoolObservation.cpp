@@ -352,6 +352,11 @@ void Observation::cancel() noexcept {
   idle_.wait(lock, [&] { return !fetching_; });
 }
 
+bool Observation::waitUntilIdle(std::chrono::steady_clock::time_point deadline) noexcept {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return idle_.wait_until(lock, deadline, [&] { return !fetching_; });
+}
+
 void Observation::detach() noexcept {
   std::shared_ptr<AsyncJob> job;
   {
@@ -522,6 +527,17 @@ void ObservationBroker::remove(const detail::Observation* observation) noexcept 
       observations_.erase(it);
       return;
     }
+  }
+}
+
+bool ObservationBroker::waitUntilIdle(std::chrono::steady_clock::time_point deadline) noexcept {
+  try {
+    for (const std::shared_ptr<detail::Observation>& observation : snapshot()) {
+      if (!observation->waitUntilIdle(deadline)) return false;
+    }
+    return true;
+  } catch (...) {
+    return false;  // no memory for the list
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <condition_variable>
 #include <memory>
@@ -88,6 +89,9 @@ class Observation : public std::enable_shared_from_this<Observation> {
   void cancel() noexcept;
   /// The pool is going away: nothing runs any more (no wait).
   void detach() noexcept;
+  /// For tests: waits until no fetch is scheduled or running (the last one
+  /// delivered and done); false when `deadline` came first.
+  bool waitUntilIdle(std::chrono::steady_clock::time_point deadline) noexcept;
   bool isActive() const noexcept;
 
  private:
@@ -161,6 +165,9 @@ class ObservationBroker final : public TransactionObserver {
   std::uint64_t snapshotFallbackCount() const noexcept { return snapshotFallbacks_.load(); }
   /// Counts a fetch that opened its snapshot (`opened`) or fell back.
   void countSnapshotFetch(bool opened) noexcept { (opened ? snapshotFetches_ : snapshotFallbacks_).fetch_add(1); }
+  /// For tests: waits until no observation has a fetch scheduled or
+  /// running; false when `deadline` came first.
+  bool waitUntilIdle(std::chrono::steady_clock::time_point deadline) noexcept;
 
   bool observes(ChangeKind kind, const std::string& table, const std::vector<std::string>& columns) override;
   void databaseDidCommit(Database& db) override;

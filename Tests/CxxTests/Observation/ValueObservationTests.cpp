@@ -296,6 +296,9 @@ TYPED_TEST(Observations, CancelFromInsideTheCallbackIsTheLastCallback) {
   ObservationHandle handle;
   std::mutex handleMutex;
   std::atomic<int> calls{0};
+  // The second write waits for the cancel, not only for the value the
+  // callback delivers before it cancels.
+  Latch cancelled(1);
   {
     std::lock_guard<std::mutex> lock(handleMutex);
     handle = sqlitebridge::observeValue<std::int64_t>(
@@ -305,6 +308,7 @@ TYPED_TEST(Observations, CancelFromInsideTheCallbackIsTheLastCallback) {
           if (++calls == 2) {
             std::lock_guard<std::mutex> inner(handleMutex);
             handle.cancel();
+            cancelled.countDown();
           }
         },
         [&](const Error&) {});
@@ -312,6 +316,7 @@ TYPED_TEST(Observations, CancelFromInsideTheCallbackIsTheLastCallback) {
   ASSERT_TRUE(values.waitForLast(0));
   ASSERT_TRUE(this->write("INSERT INTO items(name) VALUES ('a')"));
   ASSERT_TRUE(values.waitForLast(1));
+  ASSERT_TRUE(cancelled.waitFor()) << "the second callback did not cancel";
   ASSERT_TRUE(this->write("INSERT INTO items(name) VALUES ('b')"));
   std::lock_guard<std::mutex> lock(handleMutex);
   EXPECT_FALSE(handle.isActive());
@@ -567,6 +572,9 @@ TEST(PoolObservation, AFetchDelayedPastALaterCommitReadsTheCommitItFollows) {
       pool, counting("SELECT count(*) FROM items", fetches), [&](const std::int64_t& value) { values.add(value); },
       [&](const Error& error) { values.fail(error); });
   ASSERT_TRUE(values.waitForLast(0));
+  // The first value is delivered before its fetch is done: a commit before
+  // that would be folded into it rather than start a fetch of its own.
+  ASSERT_TRUE(ConcurrencyTesting::waitUntilObservationsIdle(pool, std::chrono::milliseconds(kThreadWaitLimit).count()));
   const std::uint64_t opened = ConcurrencyTesting::observationSnapshotFetchCount(pool);
   HeldReader reader(pool);
   ASSERT_TRUE(reader.waitUntilHeld());
@@ -604,6 +612,9 @@ TEST(PoolObservation, ACheckpointPastTheCommitsSnapshotFallsBackToAFreshReadOfTh
       pool, counting("SELECT count(*) FROM items", fetches), [&](const std::int64_t& value) { values.add(value); },
       [&](const Error& error) { values.fail(error); });
   ASSERT_TRUE(values.waitForLast(0));
+  // The first value is delivered before its fetch is done: a commit before
+  // that would be folded into it rather than start a fetch of its own.
+  ASSERT_TRUE(ConcurrencyTesting::waitUntilObservationsIdle(pool, std::chrono::milliseconds(kThreadWaitLimit).count()));
   HeldReader reader(pool);
   ASSERT_TRUE(reader.waitUntilHeld());
   ASSERT_TRUE(insertItem(pool));

@@ -249,18 +249,19 @@ TEST(BusyTimeoutWal, OpeningWhileOtherConnectionsWriteCheckpointAndCloseSucceeds
     }
   });
   BoundedThread checkpointer("checkpointer", [&] {
-    Database db = Database::open(path, Configuration{20});
-    if (!db.isOpen()) failures.add("checkpointer: cannot open: " + db.error());
     started.countDown();
-    while (db.isOpen() && !openerDone.load()) {
+    while (!openerDone.load()) {
+      Database db = Database::open(path, Configuration{20});
       Row result;  // busy, log frames, checkpointed frames
-      if (!db.execute("PRAGMA wal_checkpoint(TRUNCATE)", result)) {
-        failures.add("checkpointer: checkpoint failed: " + db.error());
+      if (!db.isOpen() || !db.execute("PRAGMA wal_checkpoint(TRUNCATE)", result)) {
+        // Its own 20 ms timeout ran out (a closing writer's checkpoint can
+        // hold the lock longer on a loaded machine): only the opens with
+        // the default timeout are held to "never fails", as in Swift.
+        if (db.lastError().code == SQLITE_BUSY) continue;
+        failures.add("checkpointer: " + db.error());
         break;
       }
       if (result.value(0).asInteger() == 0) ++checkpoints;
-      db.close();
-      db = Database::open(path, Configuration{20});
     }
   });
   if (!started.waitFor()) {

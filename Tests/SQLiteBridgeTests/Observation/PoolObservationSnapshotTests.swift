@@ -15,6 +15,9 @@ import Testing
 struct PoolObservationSnapshotTests {
   typealias Access = sqlitebridge.interop.ConcurrencyTesting
 
+  /// The thread wait limit, in the milliseconds the core's hooks take.
+  static let waitMilliseconds = threadWaitLimit.components.seconds * 1000
+
   /// A pool with one reader, so that a held reader holds every fetch back.
   static func oneReader() -> Configuration {
     var configuration = Configuration()
@@ -96,6 +99,11 @@ struct PoolObservationSnapshotTests {
       let cancellable = countObservation("SELECT count(*) FROM items").start(
         in: pool, onError: values.onError, onChange: values.onChange)
       #expect(values.waitForLast(0))
+      // The first value is delivered before its fetch is done: a commit
+      // before that would be folded into it rather than start a fetch of its
+      // own.
+      let idle = Access.waitUntilObservationsIdle(pool.core, Self.waitMilliseconds)
+      #expect(idle, "the first fetch did not end")
       let opened = Access.observationSnapshotFetchCount(pool.core)
       let reader = HeldReader(pool)
       #expect(reader.waitUntilHeld())
@@ -127,6 +135,11 @@ struct PoolObservationSnapshotTests {
       let cancellable = countObservation("SELECT count(*) FROM items").start(
         in: pool, onError: values.onError, onChange: values.onChange)
       #expect(values.waitForLast(0))
+      // The first value is delivered before its fetch is done: a commit
+      // before that would be folded into it rather than start a fetch of its
+      // own.
+      let idle = Access.waitUntilObservationsIdle(pool.core, Self.waitMilliseconds)
+      #expect(idle, "the first fetch did not end")
       let reader = HeldReader(pool)
       #expect(reader.waitUntilHeld())
       try Self.insertItem(pool)

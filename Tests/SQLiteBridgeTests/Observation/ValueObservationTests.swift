@@ -231,16 +231,23 @@ struct ValueObservationTests {
       let values = DeliveredValues<Int64>()
       let holder = Locked<DatabaseCancellable?>(nil)
       let calls = CallCount()
+      // The second write waits for the cancel, not only for the value the
+      // callback delivers before it cancels.
+      let cancelled = Signal()
       holder.withLock { held in
         held = store.start(countObservation("SELECT count(*) FROM items")) { value in
           values.add(value)
           calls.increment()
-          if calls.value == 2 { holder.withLock { $0?.cancel() } }
+          if calls.value == 2 {
+            holder.withLock { $0?.cancel() }
+            cancelled.send()
+          }
         }
       }
       #expect(values.waitForLast(0))
       try store.write("INSERT INTO items(name) VALUES ('a')")
       #expect(values.waitForLast(1))
+      #expect(cancelled.wait(), "the second callback did not cancel")
       try store.write("INSERT INTO items(name) VALUES ('b')")
       #expect(holder.current?.isActive == false)
       #expect(calls.value == 2)

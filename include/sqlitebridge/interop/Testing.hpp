@@ -53,6 +53,11 @@ struct SQLITEBRIDGE_API ConcurrencyTesting {
   /// How many such fetches could not open their snapshot (a checkpoint went
   /// past it) and read the database as it was when they began instead.
   static std::uint64_t observationSnapshotFallbackCount(const DatabasePool& pool) noexcept;
+  /// Waits at most `milliseconds` until no value observation of the pool
+  /// has a fetch scheduled or running (the last value delivered and the
+  /// fetch done), for tests whose next commit must start a fetch of its own
+  /// rather than be folded into one in flight; false when the time ran out.
+  static bool waitUntilObservationsIdle(const DatabasePool& pool, std::int64_t milliseconds) noexcept;
 };
 
 /// Statements lent as a value, for C++ tests and fuzzers that do not keep a
