@@ -283,6 +283,7 @@ TEST(TwoProcessChild, WritesAndReads) {
   ASSERT_TRUE(queue.isOpen()) << queue.openError().message;
   ASSERT_EQ(queue.read([](Database& db) { return scalarText(db, "PRAGMA journal_mode"); }), mode);
   std::int64_t written = 0;
-  EXPECT_EQ(exercise(queue, kChildWriter, kRunFor, [] { return true; }, written), "");
+  // It stops once it has written a row, however late a loaded machine ran it.
+  EXPECT_EQ(exercise(queue, kChildWriter, kRunFor, [&written] { return written > 0; }, written), "");
   EXPECT_GT(written, 0);
 }
