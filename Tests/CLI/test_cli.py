@@ -953,11 +953,17 @@ class SyncCommandTests(unittest.TestCase):
         self.laptop = make_database(os.path.join(self.dir, "laptop.db"), script)
         self.hub = os.path.join(self.dir, "hub.db")
 
-    def sync(self, db, device, *execute, tables="notes,tags"):
-        args = ["sync", db, "--hub", self.hub, "--tables", tables, "--device", device]
+    def sync(self, db, device, *execute, tables="notes,tags", options=()):
+        args = ["sync", db, "--hub", self.hub, "--tables", tables, "--device", device, *options]
         for sql in execute:
             args += ["--execute", sql]
         return run(*args)
+
+    def synced(self, db, device, *execute, options=()):
+        """Runs sync, asserts that it succeeded, and returns what it printed."""
+        result = self.sync(db, device, *execute, options=options)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result.stdout
 
     @staticmethod
     def rows(path):
@@ -969,18 +975,14 @@ class SyncCommandTests(unittest.TestCase):
             con.close()
 
     def test_two_devices_converge_and_the_later_insert_wins_a_collision(self):
-        result = self.sync(self.phone, "phone", "INSERT INTO notes(id, title) VALUES ('n1', 'from phone')",
-                           "INSERT INTO notes(id, title) VALUES ('n2', 'only phone')")
-        self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(result.stdout, "pushed 2, pulled 0, rounds 1, conflicts 0\n")
-        result = self.sync(self.laptop, "laptop", "INSERT INTO notes(id, title) VALUES ('n1', 'from laptop')",
-                           "INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')")
-        self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(result.stdout.splitlines(),
+        printed = self.synced(self.phone, "phone", "INSERT INTO notes(id, title) VALUES ('n1', 'from phone')",
+                              "INSERT INTO notes(id, title) VALUES ('n2', 'only phone')")
+        self.assertEqual(printed, "pushed 2, pulled 0, rounds 1, conflicts 0\n")
+        printed = self.synced(self.laptop, "laptop", "INSERT INTO notes(id, title) VALUES ('n1', 'from laptop')",
+                              "INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')")
+        self.assertEqual(printed.splitlines(),
                          ["pushed 2, pulled 2, rounds 1, conflicts 1", "  conflict at insert of notes (n1)"])
-        result = self.sync(self.phone, "phone")
-        self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(result.stdout, "pushed 0, pulled 2, rounds 1, conflicts 0\n")
+        self.assertEqual(self.synced(self.phone, "phone"), "pushed 0, pulled 2, rounds 1, conflicts 0\n")
         self.assertEqual(self.rows(self.phone), self.rows(self.laptop))
         self.assertEqual(self.rows(self.phone),
                          ([("n1", "from laptop", ""), ("n2", "only phone", "")], [("t1", "n1", "work")]))
@@ -991,23 +993,16 @@ class SyncCommandTests(unittest.TestCase):
         con.execute("INSERT INTO tags(id, note_id, name) VALUES ('t1', 'n1', 'work')")
         con.commit()
         con.close()
-        result = self.sync(self.phone, "phone")
-        self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(result.stdout, "pushed 0, pulled 0, rounds 1, conflicts 0\n")
-        result = run("sync", self.phone, "--hub", self.hub, "--tables", "notes,tags", "--device", "phone",
-                     "--record-existing-rows")
-        self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(result.stdout.splitlines(),
+        self.assertEqual(self.synced(self.phone, "phone"), "pushed 0, pulled 0, rounds 1, conflicts 0\n")
+        self.assertEqual(self.synced(self.phone, "phone", options=["--record-existing-rows"]).splitlines(),
                          ["recorded 3 existing rows", "pushed 1, pulled 0, rounds 1, conflicts 0"])
-        result = self.sync(self.laptop, "laptop")
-        self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(result.stdout, "pushed 0, pulled 1, rounds 1, conflicts 0\n")
+        self.assertEqual(self.synced(self.laptop, "laptop"), "pushed 0, pulled 1, rounds 1, conflicts 0\n")
         self.assertEqual(self.rows(self.laptop), self.rows(self.phone))
 
     def test_hub_log_prints_the_entries_as_json(self):
-        self.assertEqual(self.sync(self.phone, "phone", "INSERT INTO notes(id, title) VALUES ('n1', 'a')").returncode, 0)
-        self.assertEqual(self.sync(self.laptop, "laptop").returncode, 0)  # pulls n1
-        self.assertEqual(self.sync(self.laptop, "laptop", "DELETE FROM notes WHERE id = 'n1'").returncode, 0)
+        self.synced(self.phone, "phone", "INSERT INTO notes(id, title) VALUES ('n1', 'a')")
+        self.synced(self.laptop, "laptop")  # pulls n1
+        self.synced(self.laptop, "laptop", "DELETE FROM notes WHERE id = 'n1'")
         result = run("hub", "log", self.hub)
         self.assertEqual(result.returncode, 0, result.stderr)
         log = json.loads(result.stdout)
@@ -1026,7 +1021,7 @@ class SyncCommandTests(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn("table events has no PRIMARY KEY", result.stderr)
         # A database syncs as one device only.
-        self.assertEqual(self.sync(self.phone, "phone").returncode, 0)
+        self.synced(self.phone, "phone")
         before = dump_database(self.phone)
         result = self.sync(self.phone, "tablet")
         self.assertEqual(result.returncode, 1)
@@ -1037,8 +1032,7 @@ class SyncCommandTests(unittest.TestCase):
         con.execute("ALTER TABLE notes ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
         con.commit()
         con.close()
-        self.assertEqual(self.sync(self.laptop, "laptop", "INSERT INTO notes(id, title) VALUES ('n9', 'x')").returncode,
-                         0)
+        self.synced(self.laptop, "laptop", "INSERT INTO notes(id, title) VALUES ('n9', 'x')")
         before = dump_database(self.phone)
         result = self.sync(self.phone, "phone")
         self.assertEqual(result.returncode, 1)
