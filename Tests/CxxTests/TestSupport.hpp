@@ -230,6 +230,21 @@ inline void makeWalDatabase(const std::string& path, const std::string& createSQ
   ASSERT_TRUE(setup.executeScript(createSQL)) << setup.error();
 }
 
+/// An observation's fetch of the single integer `sql` returns: false with
+/// the statement's error in `*error` when it fails, for the observation to
+/// judge (it drops a fetch that its cancel interrupted and reports any other
+/// failure), where `scalarInteger` would fail the test.
+inline bool fetchInteger(sqlitebridge::Database& db, const std::string& sql, std::int64_t& value,
+                         sqlitebridge::Error* error) {
+  sqlitebridge::Row row;
+  if (!db.execute(sql, row) || row.empty()) {
+    if (error != nullptr) *error = db.lastError();
+    return false;
+  }
+  value = row.value(0).asInteger();
+  return true;
+}
+
 /// The single integer `sql` returns (a test failure and -1 otherwise).
 inline std::int64_t scalarInteger(sqlitebridge::Database& db, const std::string& sql) {
   sqlitebridge::Row row;

@@ -89,16 +89,20 @@ TEST_P(QueueReadSnapshot, AnObservationFetchOnAQueueReadsOneSnapshot) {
   std::condition_variable changed;
   std::vector<std::pair<std::int64_t, std::int64_t>> fetched;
   std::vector<std::int64_t> delivered;
+  // A fetch still running when the test cancels is interrupted (the
+  // observation drops it); any other failure is reported here.
+  std::vector<std::string> errors;
   bool otherCommitted = false;
   ObservationHandle handle = sqlitebridge::observeValue<std::int64_t>(
       queue(),
-      [&](Database& db, std::int64_t& value, Error*) {
-        const std::int64_t first = scalarInteger(db, "SELECT count(*) FROM items");
+      [&](Database& db, std::int64_t& value, Error* error) {
+        std::int64_t first = 0;
+        if (!fetchInteger(db, "SELECT count(*) FROM items", first, error)) return false;
         std::unique_lock<std::mutex> lock(mutex);
         // The first fetch is cut in two by another connection's commit.
         if (fetched.empty()) otherCommitted = writer.execute("INSERT INTO items DEFAULT VALUES");
         lock.unlock();
-        value = scalarInteger(db, "SELECT count(*) FROM items");
+        if (!fetchInteger(db, "SELECT count(*) FROM items", value, error)) return false;
         lock.lock();
         fetched.emplace_back(first, value);
         changed.notify_all();
@@ -109,7 +113,10 @@ TEST_P(QueueReadSnapshot, AnObservationFetchOnAQueueReadsOneSnapshot) {
         delivered.push_back(value);
         changed.notify_all();
       },
-      [](const Error&) {});
+      [&](const Error& error) {
+        std::lock_guard<std::mutex> lock(mutex);
+        errors.push_back(error.message);
+      });
   ASSERT_TRUE(handle.isActive());
   // A commit of the queue itself makes another fetch.
   ASSERT_TRUE(queue().write([](Database& db) { return db.execute("INSERT INTO items DEFAULT VALUES"); }));
@@ -128,6 +135,7 @@ TEST_P(QueueReadSnapshot, AnObservationFetchOnAQueueReadsOneSnapshot) {
   // have run (a fetch the queue's commit made before the first ran).
   ASSERT_FALSE(fetched.empty());
   for (const auto& [first, second] : fetched) EXPECT_EQ(first, second) << "a fetch read two snapshots";
+  EXPECT_TRUE(errors.empty()) << "the observation reported: " << errors.front();
 }
 
 TEST_P(QueueReadSnapshot, TheReadTransactionEndsWithTheBlockHoweverItEnds) {

@@ -129,16 +129,15 @@ TEST(ExternalChanges, AReadWritePoolChecksWithoutTheWriter) {
   std::atomic<std::int64_t> last{-1};
   ObservationHandle handle = sqlitebridge::observeValue<std::int64_t>(
       pool,
-      [](Database& db, std::int64_t& value, Error*) {
-        value = scalarInteger(db, "SELECT count(*) FROM items");
-        return true;
+      [](Database& db, std::int64_t& value, Error* error) {
+        return fetchInteger(db, "SELECT count(*) FROM items", value, error);
       },
       [&](const std::int64_t& value) {
         last = value;
         first.countDown();
         if (value == 1) changed.countDown();
       },
-      [](const Error&) {});
+      [](const Error& error) { ADD_FAILURE() << "the observation reported: " << error.message; });
   ASSERT_TRUE(first.waitFor());
   EXPECT_EQ(last.load(), 0);
 

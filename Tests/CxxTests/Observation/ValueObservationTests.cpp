@@ -85,13 +85,7 @@ std::int64_t scalar(Database& db, const std::string& sql) {
 std::function<bool(Database&, std::int64_t&, Error*)> counting(const std::string& sql, std::atomic<int>& fetches) {
   return [sql, &fetches](Database& db, std::int64_t& value, Error* error) {
     ++fetches;
-    Row row;
-    if (!db.execute(sql, row)) {
-      *error = db.lastError();
-      return false;
-    }
-    value = row.value(0).asInteger();
-    return true;
+    return fetchInteger(db, sql, value, error);
   };
 }
 
