@@ -231,14 +231,19 @@ inline void makeWalDatabase(const std::string& path, const std::string& createSQ
 }
 
 /// An observation's fetch of the single integer `sql` returns: false with
-/// the statement's error in `*error` when it fails, for the observation to
-/// judge (it drops a fetch that its cancel interrupted and reports any other
-/// failure), where `scalarInteger` would fail the test.
+/// the statement's error in `*error` when it fails ("no row" when it
+/// returns none), for the observation to judge (it drops a fetch that its
+/// cancel interrupted and reports any other failure), where `scalarInteger`
+/// would fail the test.
 inline bool fetchInteger(sqlitebridge::Database& db, const std::string& sql, std::int64_t& value,
                          sqlitebridge::Error* error) {
   sqlitebridge::Row row;
-  if (!db.execute(sql, row) || row.empty()) {
+  if (!db.execute(sql, row)) {
     if (error != nullptr) *error = db.lastError();
+    return false;
+  }
+  if (row.empty()) {  // the statement returned no row: the test is wrong
+    if (error != nullptr) *error = sqlitebridge::Error{SQLITE_ERROR, SQLITE_ERROR, "no row", sql};
     return false;
   }
   value = row.value(0).asInteger();
