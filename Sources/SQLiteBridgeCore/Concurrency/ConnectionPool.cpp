@@ -430,28 +430,28 @@ bool ConnectionPool::finish(ConnectionLease& lease, bool commit, bool rollBackAf
       case LeaseKind::Write:
         break;
     }
+    const bool statementFailed = connection.failureCount != connection.failureMark;
+    if (!commit) {
+      // `return db.execute(...)` that failed is a failure, not a rollback
+      // the block asked for: its error is the lease's, also when SQLite
+      // already rolled the transaction back after it (SQLITE_FULL,
+      // SQLITE_IOERR, RAISE(ROLLBACK), ...).
+      if (rollBackAfterFailedStatement && statementFailed) lease.error = connection.firstFailureSinceMark;
+      endOpenTransaction(database);
+      return !lease.error.isError();
+    }
     if (!database.isInTransaction()) {
       // The block committed or rolled back itself, or SQLite rolled back
-      // after an error (SQLITE_FULL, SQLITE_IOERR, ...).
-      if (!commit) return true;
-      lease.error = connection.failureCount != connection.failureMark
+      // after an error.
+      lease.error = statementFailed
                         ? connection.firstFailureSinceMark
                         : misuse("the write block ended its transaction itself (COMMIT or ROLLBACK inside the block)");
       return false;
     }
-    if (commit && rollBackAfterFailedStatement && connection.failureCount != connection.failureMark) {
+    if (rollBackAfterFailedStatement && statementFailed) {
       lease.error = connection.firstFailureSinceMark;
       endOpenTransaction(database);
       return false;
-    }
-    if (!commit) {
-      // `return db.execute(...)` that failed is a failure, not a rollback
-      // the block asked for: its error is the lease's.
-      if (rollBackAfterFailedStatement && connection.failureCount != connection.failureMark) {
-        lease.error = connection.firstFailureSinceMark;
-      }
-      endOpenTransaction(database);
-      return !lease.error.isError();
     }
     if (prepareToCommit(database, connection) && database.execute("COMMIT")) return true;
     lease.error = database.lastError();

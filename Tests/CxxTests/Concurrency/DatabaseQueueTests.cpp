@@ -195,6 +195,31 @@ TEST_F(QueueTest, WriteReportsTheFailedStatementWhenTheBlockReturnsItsFalse) {
   EXPECT_EQ(count(), 0);
 }
 
+// A statement whose failure makes SQLite roll the whole transaction back
+// itself (RAISE(ROLLBACK) here; SQLITE_FULL, an I/O error or SQLITE_NOMEM
+// may too): the block returns that statement's false, and the write reports
+// the statement's error, not a clear one (the CI run of 40bd9a6, on a disk
+// that filled up, said "write 368 failed: " with nothing after it).
+TEST_F(QueueTest, WriteReportsTheFailedStatementWhenSQLiteRolledTheTransactionBack) {
+  ASSERT_TRUE(queue().writeWithoutTransaction([](Database& db) {
+    return db.execute(
+        "CREATE TRIGGER refuse BEFORE INSERT ON t WHEN NEW.x < 0 BEGIN SELECT RAISE(ROLLBACK, 'refused'); END");
+  }));
+  Error error;
+  const bool committed = queue().write(
+      [](Database& db) { return db.execute("INSERT INTO t VALUES (1)") && db.execute("INSERT INTO t VALUES (-1)"); },
+      &error);
+  EXPECT_FALSE(committed);
+  EXPECT_TRUE(error.is(ResultCode::Constraint)) << error.code << " " << error.message;
+  EXPECT_EQ(error.extendedCode, SQLITE_CONSTRAINT_TRIGGER);
+  EXPECT_EQ(error.message, "refused");
+  EXPECT_EQ(count(), 0);
+  // The connection writes again.
+  EXPECT_TRUE(queue().write([](Database& db) { return db.execute("INSERT INTO t VALUES (2)"); }, &error))
+      << error.message;
+  EXPECT_EQ(count(), 1);
+}
+
 TEST_F(QueueTest, WriteRollsBackAndPropagatesAnException) {
   EXPECT_THROW(queue().write([](Database& db) -> bool {
     EXPECT_TRUE(db.execute("INSERT INTO t VALUES (1)"));

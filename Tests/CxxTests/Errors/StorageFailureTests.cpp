@@ -137,6 +137,38 @@ TEST_F(StorageFailure, AJournalThatCannotBeDeletedAtCommitSaysSo) {
   EXPECT_TRUE(problems.empty());
 }
 
+// A queue's write that fills the disk in the middle of the block (a cache
+// spill of the INSERT, before COMMIT): SQLite rolls the transaction back
+// itself, and the write reports SQLITE_FULL, not an empty error (the CI run
+// of 40bd9a6, on a disk that filled up, said "write 368 failed: ").
+TEST_F(StorageFailure, AQueueWriteThatFillsTheDiskSaysSoAndLosesNothing) {
+  Configuration configuration;
+  configuration.vfs = powerloss::FaultVfs::name();
+  sqlitebridge::DatabaseQueue queue(path_, configuration);
+  ASSERT_TRUE(queue.isOpen()) << queue.openError().message;
+  ASSERT_TRUE(queue.writeWithoutTransaction([](Database& db) { return db.execute("PRAGMA cache_size = 2"); }));
+  bool rolledBackBySQLite = false;
+  Error error;
+  const bool committed = queue.write(
+      [&](Database& db) {
+        powerloss::FaultVfs::shared().arm(fault(powerloss::CallKind::Write, true));
+        const bool inserted = db.execute("INSERT INTO notes(body) VALUES (randomblob(200000))");
+        rolledBackBySQLite = !db.isInTransaction();
+        return inserted;
+      },
+      &error);
+  powerloss::FaultVfs::shared().disarm();
+  EXPECT_FALSE(committed);
+  EXPECT_TRUE(rolledBackBySQLite) << "the scenario needs SQLite's own rollback";
+  EXPECT_EQ(error.resultCode(), ResultCode::Full) << error.message;
+  EXPECT_EQ(error.message, "database or disk is full (SQLITE_FULL)");
+  EXPECT_EQ(queue.read([](Database& db) { return dump(db, "SELECT body FROM notes"); }),
+            std::vector<std::string>{"body=text:kept"});
+  EXPECT_TRUE(queue.write([](Database& db) { return db.execute("INSERT INTO notes(body) VALUES ('second')"); }, &error))
+      << error.message;
+  EXPECT_EQ(queue.read([](Database& db) { return scalarInteger(db, "SELECT count(*) FROM notes"); }), 2);
+}
+
 TEST_F(StorageFailure, ADatabaseAtItsPageLimitIsFull) {
   // The same message without a fault VFS: SQLite's own page limit.
   Database db = Database::open(path_);

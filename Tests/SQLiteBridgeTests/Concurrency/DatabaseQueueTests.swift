@@ -108,6 +108,37 @@ struct DatabaseQueueTests {
     #expect(try queue.read { db in try integer(db, "SELECT sum(x) FROM t") } == 6)
   }
 
+  /// A statement on which SQLite rolls the whole transaction back itself
+  /// (RAISE(ROLLBACK) here; SQLITE_FULL or an I/O error may too): thrown out
+  /// of the block, the write throws it; caught inside, the write cannot
+  /// commit and throws it all the same. The C++ twin is
+  /// `QueueTest.WriteReportsTheFailedStatementWhenSQLiteRolledTheTransactionBack`.
+  @Test func aStatementSQLiteRolledBackForIsTheWritesError() throws {
+    let queue = try DatabaseQueue(path: ":memory:")
+    try queue.write { db in
+      try db.executeScript(
+        "CREATE TABLE t(x); CREATE TRIGGER refuse BEFORE INSERT ON t WHEN NEW.x < 0 "
+          + "BEGIN SELECT RAISE(ROLLBACK, 'refused'); END")
+    }
+    let thrown = databaseError {
+      try queue.write { db in
+        try db.execute("INSERT INTO t VALUES (1)")
+        try db.execute("INSERT INTO t VALUES (-1)")
+      }
+    }
+    #expect(thrown?.extendedCode == 1811)  // SQLITE_CONSTRAINT_TRIGGER
+    #expect(thrown?.message == "refused")
+    let caught = databaseError {
+      try queue.write { db in
+        try db.execute("INSERT INTO t VALUES (2)")
+        _ = databaseError { try db.execute("INSERT INTO t VALUES (-2)") }
+      }
+    }
+    #expect(caught?.extendedCode == 1811)
+    #expect(caught?.message == "refused")
+    #expect(try queue.read { db in try integer(db, "SELECT count(*) FROM t") } == 0)
+  }
+
   @Test func writeWithoutTransactionRunsOutsideATransaction() throws {
     try withTemporaryDirectory { directory in
       let queue = try DatabaseQueue(path: directory + "/w.db")
