@@ -67,6 +67,7 @@ func buildLoadableExtension(
   } catch {
     return .failure(BuildFailure(reason: "cannot make a folder for the test extension: \(error)"))
   }
+  removeAtExit(directory)
   let output = directory + "/" + fileName
   let process = Process()
   process.executableURL = URL(fileURLWithPath: compiler)
@@ -84,4 +85,22 @@ func buildLoadableExtension(
     return .failure(BuildFailure(reason: "\(compiler) could not build Tests/Fixtures/\(source): \(message)"))
   }
   return .success(output)
+}
+
+/// The folders of built extensions, removed when the test process exits: a
+/// loaded extension is in use until then, and each run builds its own (the
+/// folders of earlier runs once piled up in the temporary directory).
+private let foldersToRemoveAtExit = Locked<[String]>([])
+
+/// Registers the one `atexit` handler that removes `foldersToRemoveAtExit`.
+private let removingFoldersAtExit: Void = {
+  atexit {
+    for folder in foldersToRemoveAtExit.current { try? FileManager.default.removeItem(atPath: folder) }
+  }
+}()
+
+/// Removes `folder` (with what it holds) when the test process exits.
+private func removeAtExit(_ folder: String) {
+  _ = removingFoldersAtExit
+  foldersToRemoveAtExit.withLock { $0.append(folder) }
 }
