@@ -1,5 +1,4 @@
 import CxxStdlib
-import Dispatch
 import SQLiteBridgeCore
 import SQLiteBridgeCore.Interop
 
@@ -44,16 +43,5 @@ package struct CoreSyncHub: @unchecked Sendable {
     var error = sqlitebridge.Error()
     guard SyncInterop.lastPosition(handle, &position, &error) else { throw DatabaseError(error) }
     return position
-  }
-}
-
-/// Runs `work` (a call that waits: for the writer, for a hub) on a thread of
-/// Dispatch's and awaits it, so that no thread of Swift's cooperative pool
-/// waits with it.
-package func awaitOffThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-    DispatchQueue.global(qos: .userInitiated).async {
-      continuation.resume(with: Result { try work() })
-    }
   }
 }
