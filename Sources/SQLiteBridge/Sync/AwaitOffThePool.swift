@@ -6,11 +6,11 @@ import Foundation
 /// waits with it. Rethrows what `work` throws.
 ///
 /// `work`'s result, and with it everything `work` wrote (a sync round's
-/// state, say), reaches the caller through a lock as well as through the
-/// continuation: the lock orders those writes before the caller's reads in
-/// a way ThreadSanitizer sees, which it does not for a continuation resumed
-/// before the caller suspended (the CI run of fc719d5 reported a race on a
-/// round's state there).
+/// state, say), reaches the caller through a lock; the continuation only
+/// wakes the caller. The lock orders those writes before the caller's reads
+/// in a way ThreadSanitizer sees, which it does not for a continuation
+/// resumed before the caller suspended (the CI run of fc719d5 reported a
+/// race on a round's state there).
 package func awaitOffThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
   let handoff = Handoff<T>()
   await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -137,22 +137,22 @@ TEST_F(StorageFailure, AJournalThatCannotBeDeletedAtCommitSaysSo) {
   EXPECT_TRUE(problems.empty());
 }
 
-// A queue's write that fills the disk in the middle of the block (a cache
-// spill of the INSERT, before COMMIT): SQLite rolls the transaction back
-// itself, and the write reports SQLITE_FULL, not an empty error (the CI run
-// of 40bd9a6, on a disk that filled up, said "write 368 failed: ").
+// A queue's write that fills the disk in the middle of the block (the
+// rollback journal's first write, made by the INSERT before COMMIT): SQLite
+// rolls the transaction back itself, and the write reports SQLITE_FULL, not
+// an empty error (the CI run of 40bd9a6, on a disk that filled up, said
+// "write 368 failed: ").
 TEST_F(StorageFailure, AQueueWriteThatFillsTheDiskSaysSoAndLosesNothing) {
   Configuration configuration;
   configuration.vfs = powerloss::FaultVfs::name();
   sqlitebridge::DatabaseQueue queue(path_, configuration);
   ASSERT_TRUE(queue.isOpen()) << queue.openError().message;
-  ASSERT_TRUE(queue.writeWithoutTransaction([](Database& db) { return db.execute("PRAGMA cache_size = 2"); }));
   bool rolledBackBySQLite = false;
   Error error;
   const bool committed = queue.write(
       [&](Database& db) {
         powerloss::FaultVfs::shared().arm(fault(powerloss::CallKind::Write, true));
-        const bool inserted = db.execute("INSERT INTO notes(body) VALUES (randomblob(200000))");
+        const bool inserted = db.execute("INSERT INTO notes(body) VALUES ('lost')");
         rolledBackBySQLite = !db.isInTransaction();
         return inserted;
       },
